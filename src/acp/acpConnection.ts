@@ -1,0 +1,74 @@
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentProcess } from './agentProcess';
+import { lineTee, type FrameListener } from './frames';
+import { clientCapabilities, clientInfo } from './clientCapabilities';
+
+/** What the client side answers and receives; one implementation per session host. */
+export interface ClientPorts {
+  /** Called in arrival order; must not await before applying, so updates stay ordered. */
+  sessionUpdate(notification: acp.SessionNotification): void;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+}
+
+/**
+ * The ACP client over one agent process: raw frames are teed before the SDK sees them, the
+ * SDK frames and validates JSON-RPC, and typed calls go out through `agent`.
+ */
+export class AcpConnection {
+  private readonly connection: acp.ClientConnection;
+  initializeResponse: acp.InitializeResponse | null = null;
+
+  constructor(agentProcess: AgentProcess, onFrame: FrameListener, ports: ClientPorts) {
+    const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', onFrame));
+    const toAgentTee = lineTee('out', onFrame);
+    void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
+    const app = acp
+      .client({ name: clientInfo.name })
+      .onNotification(acp.methods.client.session.update, (ctx) => ports.sessionUpdate(ctx.params))
+      .onRequest(acp.methods.client.session.requestPermission, (ctx) => ports.requestPermission(ctx.params, ctx.signal));
+    this.connection = app.connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
+  }
+
+  get closed(): Promise<void> {
+    return this.connection.closed;
+  }
+
+  async initialize(): Promise<acp.InitializeResponse> {
+    const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: clientCapabilities(),
+      clientInfo,
+    });
+    this.initializeResponse = response;
+    return response;
+  }
+
+  authenticate(methodId: string): Promise<acp.AuthenticateResponse> {
+    return this.connection.agent.request(acp.methods.agent.authenticate, { methodId });
+  }
+
+  newSession(cwd: string): Promise<acp.NewSessionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  }
+
+  prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  cancel(sessionId: string): Promise<void> {
+    return this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<acp.SetSessionModeResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string): Promise<acp.SetSessionConfigOptionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+}

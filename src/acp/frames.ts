@@ -1,0 +1,73 @@
+import { BoundedLog } from '../util/ringBuffer';
+
+/** `in` = agent -> Tandem, `out` = Tandem -> agent. */
+export type FrameDirection = 'in' | 'out';
+
+export interface Frame {
+  at: number;
+  direction: FrameDirection;
+  text: string;
+}
+
+export type FrameListener = (frame: Frame) => void;
+
+/** Every raw line both ways, newest kept within a count and byte budget. */
+export class FrameStore {
+  private readonly log: BoundedLog<Frame>;
+  private readonly listeners = new Set<FrameListener>();
+
+  constructor(maxFrames = 20_000, maxBytes = 16 * 1024 * 1024) {
+    this.log = new BoundedLog<Frame>(maxFrames, maxBytes, (frame) => frame.text.length + 32);
+  }
+
+  record(frame: Frame): void {
+    this.log.push(frame);
+    for (const listener of this.listeners) listener(frame);
+  }
+
+  frames(): Frame[] {
+    return this.log.toArray();
+  }
+
+  get dropped(): number {
+    return this.log.dropped;
+  }
+
+  onFrame(listener: FrameListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
+
+/**
+ * A pass-through byte stream that reports each complete line it sees. It sits between the
+ * process pipes and the SDK, so frames are seen exactly as sent, before any validation.
+ */
+export function lineTee(direction: FrameDirection, onFrame: FrameListener): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  const emit = (text: string) => {
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (line.trim().length > 0) onFrame({ at: Date.now(), direction, text: line });
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      pending += decoder.decode(chunk, { stream: true });
+      let newline = pending.indexOf('\n');
+      if (newline < 0) return;
+      let start = 0;
+      while (newline >= 0) {
+        emit(pending.slice(start, newline));
+        start = newline + 1;
+        newline = pending.indexOf('\n', start);
+      }
+      pending = pending.slice(start);
+    },
+    flush() {
+      pending += decoder.decode();
+      if (pending) emit(pending);
+      pending = '';
+    },
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * Agent servers as users configure them in `tandem.agents`, shaped like Zed's `agent_servers`
+ * so an entry can be copied across: `command`, `args`, `env`, plus the default mode and
+ * default config options (snake_case as in Zed, or camelCase).
+ */
+export interface AgentServerSettings {
+  label?: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  default_mode?: string;
+  defaultMode?: string;
+  default_config_options?: Record<string, string>;
+  defaultConfigOptions?: Record<string, string>;
+}
+
+export interface AgentDefinition {
+  id: string;
+  label: string;
+  description: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  defaultMode: string | null;
+  defaultConfigOptions: Record<string, string>;
+  /** Said to the user when the command cannot be found. */
+  installHint: string | null;
+  /** Auth method to send before `session/new` when the agent's key comes from the environment. */
+  authMethodWhenKeyInEnv: { envVar: string; methodId: string } | null;
+}
+
+export const DEMO_AGENT_ID = 'demo';
+
+type Preset = Omit<AgentDefinition, 'defaultMode' | 'defaultConfigOptions'>;
+
+export function builtInPresets(demoAgentScript: string, nodeExecutable: string): Preset[] {
+  return [
+    {
+      id: DEMO_AGENT_ID,
+      label: 'Demo agent (offline)',
+      description: 'A scripted agent shipped with Tandem. It needs no account and no network.',
+      command: nodeExecutable,
+      args: [demoAgentScript],
+      // VS Code's own executable only behaves as Node when asked to.
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      installHint: null,
+      authMethodWhenKeyInEnv: null,
+    },
+    {
+      id: 'claude-code',
+      label: 'Claude Code',
+      description: "Anthropic's Claude Code through its ACP adapter.",
+      command: 'claude-agent-acp',
+      args: [],
+      env: {},
+      installHint: 'Install it with `npm install -g @agentclientprotocol/claude-agent-acp`, then sign in with `claude` or set ANTHROPIC_API_KEY.',
+      authMethodWhenKeyInEnv: null,
+    },
+    {
+      id: 'gemini',
+      label: 'Gemini CLI',
+      description: "Google's Gemini CLI in ACP mode.",
+      command: 'gemini',
+      args: ['--acp'],
+      env: {},
+      installHint: 'Install it with `npm install -g @google/gemini-cli`, then sign in with `gemini` or set GEMINI_API_KEY.',
+      authMethodWhenKeyInEnv: { envVar: 'GEMINI_API_KEY', methodId: 'gemini-api-key' },
+    },
+    {
+      id: 'codex',
+      label: 'Codex',
+      description: "OpenAI's Codex through its ACP adapter.",
+      command: 'codex-acp',
+      args: [],
+      env: {},
+      installHint: 'Install it with `npm install -g @agentclientprotocol/codex-acp`, then sign in with `codex login` or set OPENAI_API_KEY.',
+      authMethodWhenKeyInEnv: null,
+    },
+  ];
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const out: Record<string, string> = {};
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
+  return out;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+}
+
+/**
+ * Presets first (a user entry with a preset's id adjusts that preset), then the user's own
+ * agents. Entries without a command that match no preset are reported, not silently dropped.
+ */
+export function resolveAgents(
+  userSettings: Record<string, unknown>,
+  presets: Preset[],
+): { agents: AgentDefinition[]; problems: string[] } {
+  const problems: string[] = [];
+  const agents: AgentDefinition[] = presets.map((preset) => ({ ...preset, defaultMode: null, defaultConfigOptions: {} }));
+  for (const [id, raw] of Object.entries(userSettings)) {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      problems.push(`tandem.agents.${id} must be an object with a "command".`);
+      continue;
+    }
+    const entry = raw as AgentServerSettings;
+    const existing = agents.find((agent) => agent.id === id);
+    const command = typeof entry.command === 'string' && entry.command.trim() ? entry.command.trim() : undefined;
+    if (!existing && !command) {
+      problems.push(`tandem.agents.${id} has no "command", so it cannot be started.`);
+      continue;
+    }
+    const base: AgentDefinition = existing ?? {
+      id, label: id, description: 'Custom agent from tandem.agents.', command: command ?? '', args: [], env: {},
+      defaultMode: null, defaultConfigOptions: {}, installHint: null, authMethodWhenKeyInEnv: null,
+    };
+    const merged: AgentDefinition = {
+      ...base,
+      label: typeof entry.label === 'string' && entry.label ? entry.label : base.label,
+      command: command ?? base.command,
+      args: stringList(entry.args) ?? (command ? [] : base.args),
+      env: { ...base.env, ...stringRecord(entry.env) },
+      defaultMode: entry.default_mode ?? entry.defaultMode ?? base.defaultMode,
+      defaultConfigOptions: { ...base.defaultConfigOptions, ...stringRecord(entry.default_config_options), ...stringRecord(entry.defaultConfigOptions) },
+      // A user-provided command is the user's own install; the preset's hint no longer applies.
+      installHint: command ? null : base.installHint,
+    };
+    if (existing) agents[agents.indexOf(existing)] = merged;
+    else agents.push(merged);
+  }
+  return { agents, problems };
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { AgentChoiceView, ConnectionView, PanelState, ThreadDelta, TurnView } from './viewModel';
+
+/** Host -> webview. Each `type` carries exactly its payload. */
+export type HostToWebview =
+  | { type: 'snapshot'; state: PanelState }
+  | { type: 'threadDeltas'; deltas: ThreadDelta[] }
+  | { type: 'connectionChanged'; connection: ConnectionView }
+  | { type: 'turnChanged'; turn: TurnView }
+  | { type: 'agentsChanged'; agents: AgentChoiceView[]; selectedAgentId: string }
+  | { type: 'sessionTitleChanged'; title: string | null }
+  | { type: 'focusComposer' };
+
+export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
+export type PanelAction = (typeof panelActions)[number];
+
+/**
+ * Webview -> host. Validated at the boundary: the webview renders agent-controlled text, so
+ * the host never trusts the shape of what comes back.
+ */
+const webviewToHostSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('cancelTurn') }),
+  z.object({ type: z.literal('selectAgent'), agentId: z.string().min(1).max(200) }),
+  z.object({
+    type: z.literal('answerPermission'),
+    requestId: z.string().min(1).max(200),
+    optionId: z.string().min(1).max(500).nullable(),
+  }),
+  z.object({ type: z.literal('runAction'), action: z.enum(panelActions) }),
+  z.object({ type: z.literal('openLink'), href: z.string().min(1).max(8192) }),
+]);
+
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+
+export type ParsedWebviewMessage =
+  | { ok: true; message: WebviewToHost }
+  | { ok: false; error: string };
+
+export function parseWebviewMessage(raw: unknown): ParsedWebviewMessage {
+  const result = webviewToHostSchema.safeParse(raw);
+  if (result.success) return { ok: true, message: result.data };
+  return { ok: false, error: result.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ') };
+}

@@ -1,0 +1,113 @@
+/**
+ * What the webview renders. Plain data shared by the host and the webview: no `vscode`,
+ * no ACP SDK types, so the webview bundle stays small and the contract stays explicit.
+ */
+
+export type ToolKindView =
+  | 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
+
+/** ACP statuses plus the client's own "cancelled" (the user stopped the turn). */
+export type ToolStatusView = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export type ToolContentView =
+  | { type: 'text'; text: string }
+  | { type: 'diff'; path: string; oldText: string | null; newText: string }
+  | { type: 'terminal'; terminalId: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'resource'; uri: string; text: string | null };
+
+export interface LocationView {
+  path: string;
+  line: number | null;
+}
+
+export type PermissionOptionKindView = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKindView;
+}
+
+/** A permission the agent is waiting for; it lives inside the tool call it is about. */
+export interface PendingPermissionView {
+  requestId: string;
+  options: PermissionOptionView[];
+}
+
+export interface ToolCallView {
+  toolCallId: string;
+  title: string;
+  toolKind: ToolKindView;
+  status: ToolStatusView;
+  content: ToolContentView[];
+  locations: LocationView[];
+  rawInput: string | null;
+  rawOutput: string | null;
+  permission: PendingPermissionView | null;
+}
+
+export type PlanItemStatusView = 'pending' | 'in_progress' | 'completed';
+
+export interface PlanItemView {
+  content: string;
+  status: PlanItemStatusView;
+  priority: 'high' | 'medium' | 'low';
+}
+
+export type StopReasonView = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled' | 'error';
+
+export type NoticeSeverity = 'info' | 'warning' | 'error';
+
+/** Actions a notice can offer; the host decides what each one does. */
+export type NoticeAction = 'showLog' | 'restartAgent' | 'showTraffic';
+
+export type ThreadEntry =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'agentMessage'; id: string; text: string }
+  | { kind: 'thought'; id: string; text: string }
+  | { kind: 'toolCall'; id: string; tool: ToolCallView }
+  | { kind: 'plan'; id: string; items: PlanItemView[] }
+  | { kind: 'turnEnded'; id: string; stopReason: StopReasonView; detail: string | null }
+  | { kind: 'notice'; id: string; severity: NoticeSeverity; text: string; actions: NoticeAction[] };
+
+/** Small changes to the thread, in order. Text streams as appends, never as whole entries. */
+export type ThreadDelta =
+  | { type: 'entryAdded'; entry: ThreadEntry }
+  | { type: 'entryUpdated'; entry: ThreadEntry }
+  | { type: 'textAppended'; entryId: string; text: string }
+  | { type: 'threadCleared' };
+
+export type ConnectionPhase =
+  | 'idle'          // no agent started yet
+  | 'starting'      // spawning, initialize, session/new
+  | 'ready'         // session open
+  | 'exited'        // the agent process ended (crash or exit)
+  | 'failed'        // could not start (not installed, handshake error)
+  | 'restricted';   // Restricted Mode: agents are not spawned
+
+export interface ConnectionView {
+  phase: ConnectionPhase;
+  /** One clear sentence for the user when something is wrong or going on. */
+  message: string | null;
+  agentName: string | null;
+}
+
+export interface AgentChoiceView {
+  id: string;
+  label: string;
+  description: string;
+}
+
+export interface TurnView {
+  running: boolean;
+}
+
+export interface PanelState {
+  agents: AgentChoiceView[];
+  selectedAgentId: string;
+  connection: ConnectionView;
+  turn: TurnView;
+  sessionTitle: string | null;
+  entries: ThreadEntry[];
+}

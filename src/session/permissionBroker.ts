@@ -1,0 +1,62 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { ThreadModel } from '../thread/threadModel';
+import { toPermissionOptions } from '../thread/toolCallMapping';
+
+interface PendingRequest {
+  options: acp.PermissionOption[];
+  resolve(response: acp.RequestPermissionResponse): void;
+}
+
+const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+/**
+ * Turns `session/request_permission` into a card in the thread and waits for the user.
+ * Only an option the agent offered can be selected; dismissing never selects an allow option.
+ */
+export class PermissionBroker {
+  private readonly pending = new Map<string, PendingRequest>();
+  private nextId = 1;
+
+  constructor(private readonly thread: ThreadModel) {}
+
+  get openCount(): number {
+    return this.pending.size;
+  }
+
+  request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const requestId = `p${this.nextId++}`;
+    return new Promise((resolve) => {
+      const settle = (response: acp.RequestPermissionResponse) => {
+        if (!this.pending.delete(requestId)) return;
+        signal.removeEventListener('abort', onAbort);
+        this.thread.clearPermission(requestId);
+        resolve(response);
+      };
+      // The agent withdrew the request ($/cancel_request).
+      const onAbort = () => settle(CANCELLED);
+      this.pending.set(requestId, { options: params.options, resolve: settle });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.thread.setPermission(params.toolCall, requestId, toPermissionOptions(params.options));
+      if (signal.aborted) onAbort();
+    });
+  }
+
+  /** `optionId: null` means the user dismissed the prompt. */
+  answer(requestId: string, optionId: string | null): boolean {
+    const request = this.pending.get(requestId);
+    if (!request) return false;
+    if (optionId === null) {
+      const reject = request.options.find((option) => option.kind === 'reject_once');
+      request.resolve(reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED);
+      return true;
+    }
+    if (!request.options.some((option) => option.optionId === optionId)) return false;
+    request.resolve({ outcome: { outcome: 'selected', optionId } });
+    return true;
+  }
+
+  /** After `session/cancel` every open request must be answered `cancelled`. */
+  cancelAll(): void {
+    for (const request of [...this.pending.values()]) request.resolve(CANCELLED);
+  }
+}

@@ -1,0 +1,272 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { AcpConnection } from '../acp/acpConnection';
+import { AgentProcess, describeExit, type AgentExit } from '../acp/agentProcess';
+import { findExecutable } from '../acp/commandLookup';
+import type { FrameStore } from '../acp/frames';
+import type { AgentDefinition } from '../agents/agentConfig';
+import type { ConnectionView, StopReasonView, TurnView } from '../protocol/viewModel';
+import { ThreadModel } from '../thread/threadModel';
+import { Emitter } from '../util/emitter';
+import { errorMessage, taggedLogger, type Logger } from '../util/logger';
+import type { Disposable } from '../util/disposable';
+import { PermissionBroker } from './permissionBroker';
+
+export interface SessionEnvironment {
+  /** The session's cwd; null when no folder is open. */
+  workspaceRoot: string | null;
+  /** Restricted Mode: agents run programs and change files, so none is started. */
+  trusted: boolean;
+  frames: FrameStore;
+  logger: Logger;
+}
+
+/** If the agent never answers a cancelled prompt, the turn still ends for the user. */
+const CANCEL_GRACE_MS = 5000;
+
+/**
+ * One conversation with one agent: owns the agent process, the ACP connection, the thread
+ * and the pending permissions, and turns them into connection and turn state for the view.
+ */
+export class SessionController implements Disposable {
+  readonly thread = new ThreadModel();
+  private readonly permissions = new PermissionBroker(this.thread);
+  private readonly log: Logger;
+  private process: AgentProcess | null = null;
+  private connection: AcpConnection | null = null;
+  private sessionId: string | null = null;
+  private starting: Promise<boolean> | null = null;
+  private activeTurn: { cancelTimer: NodeJS.Timeout | null; ended: boolean } | null = null;
+  private disposed = false;
+  private connectionState: ConnectionView;
+  private readonly connectionEmitter = new Emitter<ConnectionView>();
+  private readonly turnEmitter = new Emitter<TurnView>();
+  readonly onConnectionChanged = this.connectionEmitter.event;
+  readonly onTurnChanged = this.turnEmitter.event;
+  newSessionResponse: acp.NewSessionResponse | null = null;
+
+  constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
+    this.log = taggedLogger(environment.logger, `session ${agent.id}`);
+    this.connectionState = environment.trusted
+      ? { phase: 'idle', message: null, agentName: agent.label }
+      : { phase: 'restricted', message: 'Tandem does not start agents in Restricted Mode: trust this workspace to use one.', agentName: agent.label };
+  }
+
+  get connectionView(): ConnectionView {
+    return this.connectionState;
+  }
+
+  get turnView(): TurnView {
+    return { running: this.activeTurn !== null };
+  }
+
+  get agentPid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  /** Spawns the agent and opens a session. Resolves false (with the reason shown) on failure. */
+  start(): Promise<boolean> {
+    if (this.connectionState.phase === 'ready') return Promise.resolve(true);
+    this.starting ??= this.open().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  async prompt(text: string): Promise<void> {
+    if (this.activeTurn) throw new Error('A turn is already running.');
+    this.thread.addUserMessage(text);
+    const turn = { cancelTimer: null as NodeJS.Timeout | null, ended: false };
+    this.activeTurn = turn;
+    this.turnEmitter.fire(this.turnView);
+    const ready = await this.start();
+    const connection = this.connection;
+    const sessionId = this.sessionId;
+    if (!ready || !connection || !sessionId) {
+      this.finishTurn(turn, 'error', this.connectionState.message ?? 'The agent is not running.');
+      return;
+    }
+    const agentProcess = this.process;
+    try {
+      const response = await connection.prompt(sessionId, [{ type: 'text', text }]);
+      this.finishTurn(turn, response.stopReason, null);
+    } catch (error) {
+      // A dead agent closes the connection a moment before its exit is seen: report the exit.
+      if (agentProcess && (await exitedSoon(agentProcess))) return;
+      if (turn.ended) return;
+      const message = errorMessage(error);
+      this.log.error(`session/prompt failed: ${message}`);
+      this.finishTurn(turn, 'error', message);
+    }
+  }
+
+  /** The Stop button: tell the agent, answer open permissions `cancelled`, end the turn. */
+  async cancel(): Promise<void> {
+    const turn = this.activeTurn;
+    if (!turn) return;
+    this.permissions.cancelAll();
+    if (this.connection && this.sessionId) {
+      await this.connection.cancel(this.sessionId).catch((error: unknown) => this.log.warn(`session/cancel failed: ${errorMessage(error)}`));
+    }
+    turn.cancelTimer ??= setTimeout(() => {
+      this.log.warn('The agent did not end the cancelled turn; ending it here.');
+      this.finishTurn(turn, 'cancelled', null);
+    }, CANCEL_GRACE_MS);
+  }
+
+  answerPermission(requestId: string, optionId: string | null): boolean {
+    return this.permissions.answer(requestId, optionId);
+  }
+
+  /** Stops the agent process and forgets the session; the thread stays. */
+  async stopAgent(): Promise<void> {
+    const process = this.process;
+    this.permissions.cancelAll();
+    this.connection?.close();
+    this.connection = null;
+    this.sessionId = null;
+    this.process = null;
+    if (process) await process.stop();
+  }
+
+  async restart(): Promise<boolean> {
+    await this.stopAgent();
+    if (this.activeTurn) this.finishTurn(this.activeTurn, 'cancelled', null);
+    this.setConnection({ phase: 'idle', message: null, agentName: this.agent.label });
+    return this.start();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.activeTurn?.cancelTimer) clearTimeout(this.activeTurn.cancelTimer);
+    void this.stopAgent();
+    this.connectionEmitter.dispose();
+    this.turnEmitter.dispose();
+  }
+
+  private async open(): Promise<boolean> {
+    if (!this.environment.trusted) return false;
+    const cwd = this.environment.workspaceRoot;
+    if (!cwd) {
+      this.fail('Open a folder first: agents work inside a workspace folder.');
+      return false;
+    }
+    const env = { ...this.agent.env };
+    const executable = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
+    if (!executable) {
+      const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ' Check the "command" of this agent in the tandem.agents setting.';
+      this.fail(`${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}`);
+      return false;
+    }
+    this.setConnection({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
+    this.log.info(`spawning ${executable} ${this.agent.args.join(' ')} in ${cwd}`);
+    const agentProcess = new AgentProcess({ command: executable, args: this.agent.args, env, cwd });
+    this.process = agentProcess;
+    agentProcess.onStderrLine((line) => this.log.debug(`stderr: ${line}`));
+    void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
+    const connection = new AcpConnection(agentProcess, (frame) => this.environment.frames.record(frame), {
+      sessionUpdate: (notification) => this.onSessionUpdate(notification),
+      requestPermission: (params, signal) => this.permissions.request(params, signal),
+    });
+    this.connection = connection;
+    try {
+      const init = await raceExit(connection.initialize(), agentProcess);
+      this.log.info(`initialized ${init.agentInfo?.name ?? 'agent'} ${init.agentInfo?.version ?? ''} (protocol ${init.protocolVersion})`);
+      const auth = this.agent.authMethodWhenKeyInEnv;
+      if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && init.authMethods?.some((method) => method.id === auth.methodId)) {
+        await raceExit(connection.authenticate(auth.methodId), agentProcess);
+      }
+      const session = await raceExit(connection.newSession(cwd), agentProcess);
+      this.sessionId = session.sessionId;
+      this.newSessionResponse = session;
+      if (session.configOptions) this.thread.facts.configOptions = session.configOptions;
+      if (session.modes) this.thread.facts.currentModeId = session.modes.currentModeId;
+      await this.applyDefaults(connection, session);
+      this.setConnection({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
+      return true;
+    } catch (error) {
+      if (this.process !== agentProcess) return false;
+      const exit = error instanceof AgentExitedError ? error.exit : await exitedSoon(agentProcess);
+      const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
+      this.log.error(message);
+      await this.stopAgent();
+      this.fail(message);
+      return false;
+    }
+  }
+
+  private async applyDefaults(connection: AcpConnection, session: acp.NewSessionResponse): Promise<void> {
+    const { defaultMode, defaultConfigOptions } = this.agent;
+    try {
+      if (defaultMode && session.modes?.availableModes.some((mode) => mode.id === defaultMode)) {
+        await connection.setMode(session.sessionId, defaultMode);
+        this.thread.facts.currentModeId = defaultMode;
+      }
+      for (const [configId, value] of Object.entries(defaultConfigOptions)) {
+        const response = await connection.setConfigOption(session.sessionId, configId, value);
+        this.thread.facts.configOptions = response.configOptions;
+      }
+    } catch (error) {
+      this.thread.addNotice('warning', `A default from tandem.agents.${this.agent.id} was not accepted: ${errorMessage(error)}`, ['showLog']);
+    }
+  }
+
+  private onSessionUpdate(notification: acp.SessionNotification): void {
+    if (notification.sessionId !== this.sessionId) {
+      this.log.warn(`update for unknown session ${notification.sessionId} ignored`);
+      return;
+    }
+    this.thread.applyUpdate(notification.update);
+  }
+
+  private onProcessExit(agentProcess: AgentProcess, exit: AgentExit): void {
+    if (this.disposed || this.process !== agentProcess || exit.requested) return;
+    const message = describeExit(this.agent.label, exit);
+    this.log.error(message);
+    this.process = null;
+    this.connection?.close();
+    this.connection = null;
+    this.sessionId = null;
+    this.permissions.cancelAll();
+    if (this.activeTurn) this.finishTurn(this.activeTurn, 'error', message);
+    this.thread.addNotice('error', message, ['showLog', 'restartAgent']);
+    this.setConnection({ phase: 'exited', message, agentName: this.agent.label });
+  }
+
+  private finishTurn(turn: { cancelTimer: NodeJS.Timeout | null; ended: boolean }, stopReason: StopReasonView, detail: string | null): void {
+    if (turn.ended) return;
+    turn.ended = true;
+    if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+    this.permissions.cancelAll();
+    this.thread.endTurn(stopReason, detail);
+    if (this.activeTurn === turn) this.activeTurn = null;
+    this.turnEmitter.fire(this.turnView);
+  }
+
+  private fail(message: string): void {
+    this.setConnection({ phase: 'failed', message, agentName: this.agent.label });
+  }
+
+  private setConnection(state: ConnectionView): void {
+    if (this.disposed) return;
+    this.connectionState = state;
+    this.connectionEmitter.fire(state);
+  }
+}
+
+class AgentExitedError extends Error {
+  constructor(readonly exit: AgentExit) {
+    super('agent exited');
+  }
+}
+
+const EXIT_GRACE_MS = 500;
+
+/** The process's exit if it happens within a moment, else null. */
+function exitedSoon(agentProcess: AgentProcess): Promise<AgentExit | null> {
+  return Promise.race([agentProcess.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), EXIT_GRACE_MS))]);
+}
+
+/** A request to an agent that died can never be answered: fail it with the exit instead. */
+function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess): Promise<T> {
+  return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
+}

@@ -1,0 +1,215 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { Emitter } from '../util/emitter';
+import type {
+  NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
+} from '../protocol/viewModel';
+import { contentBlockText, mergeToolCall, newToolCallView, toPlanItems } from './toolCallMapping';
+
+/** Session-level facts that are not entries of the thread. */
+export interface SessionFacts {
+  title: string | null;
+  usage: { used: number; size: number; cost: { amount: number; currency: string } | null } | null;
+  currentModeId: string | null;
+  availableCommands: acp.AvailableCommand[];
+  configOptions: acp.SessionConfigOption[];
+}
+
+type StreamedKind = 'agentMessage' | 'thought' | 'user';
+
+/**
+ * The conversation as an ordered list of entries, built from `session/update` notifications.
+ * Pure: it knows nothing of processes or VS Code, and reports every change as a `ThreadDelta`.
+ */
+export class ThreadModel {
+  private readonly entries: ThreadEntry[] = [];
+  private readonly indexById = new Map<string, number>();
+  private readonly toolEntryIdByCallId = new Map<string, string>();
+  /** The entry a chunk stream is appending to, and the agent's message id if it sent one. */
+  private openStream: { entryId: string; kind: StreamedKind; messageId: string | null } | null = null;
+  private nextId = 1;
+  private readonly deltaEmitter = new Emitter<ThreadDelta>();
+  readonly onDelta = this.deltaEmitter.event;
+  readonly facts: SessionFacts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [] };
+
+  snapshot(): ThreadEntry[] {
+    return this.entries.map((entry) => structuredClone(entry));
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  entryAt(index: number): ThreadEntry | undefined {
+    return this.entries[index];
+  }
+
+  toolCall(toolCallId: string): ToolCallView | undefined {
+    const entry = this.toolEntry(toolCallId);
+    return entry?.tool;
+  }
+
+  /** Text of the newest agent message, e.g. for tests and "copy last answer". */
+  lastAgentText(): string {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry?.kind === 'agentMessage') return entry.text;
+    }
+    return '';
+  }
+
+  addUserMessage(text: string): void {
+    this.openStream = null;
+    this.add({ kind: 'user', id: this.newId(), text });
+  }
+
+  addNotice(severity: NoticeSeverity, text: string, actions: NoticeAction[] = []): void {
+    this.openStream = null;
+    this.add({ kind: 'notice', id: this.newId(), severity, text, actions });
+  }
+
+  /** Ends the turn. A cancelled turn also stops every tool call that was still running. */
+  endTurn(stopReason: StopReasonView, detail: string | null = null): void {
+    this.openStream = null;
+    if (stopReason === 'cancelled' || stopReason === 'error') this.stopUnfinishedToolCalls();
+    this.add({ kind: 'turnEnded', id: this.newId(), stopReason, detail });
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+    this.indexById.clear();
+    this.toolEntryIdByCallId.clear();
+    this.openStream = null;
+    this.deltaEmitter.fire({ type: 'threadCleared' });
+  }
+
+  applyUpdate(update: acp.SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        return this.appendChunk('agentMessage', update.content, update.messageId ?? null);
+      case 'agent_thought_chunk':
+        return this.appendChunk('thought', update.content, update.messageId ?? null);
+      case 'user_message_chunk':
+        return this.appendChunk('user', update.content, update.messageId ?? null);
+      case 'tool_call':
+      case 'tool_call_update':
+        this.openStream = null;
+        return this.upsertToolCall(update.toolCallId, (tool) => mergeToolCall(tool, update));
+      case 'plan':
+        return this.replacePlan(update.entries);
+      case 'usage_update':
+        this.facts.usage = { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null };
+        return;
+      case 'current_mode_update':
+        this.facts.currentModeId = update.currentModeId;
+        return;
+      case 'available_commands_update':
+        this.facts.availableCommands = update.availableCommands;
+        return;
+      case 'config_option_update':
+        this.facts.configOptions = update.configOptions;
+        return;
+      case 'session_info_update':
+        if (update.title !== undefined) this.facts.title = update.title ?? null;
+        return;
+      case 'notice':
+        this.openStream = null;
+        return this.addNotice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warning' : 'info',
+          update.description ? `${update.title}: ${update.description}` : update.title);
+      default:
+        // Compaction and future variants carry nothing the thread shows yet.
+        return;
+    }
+  }
+
+  /** Puts a permission request into its tool call's card, creating the card if it was never announced. */
+  setPermission(toolCall: acp.ToolCallUpdate, requestId: string, options: PermissionOptionView[]): void {
+    this.openStream = null;
+    this.upsertToolCall(toolCall.toolCallId, (tool) => ({ ...mergeToolCall(tool, toolCall), permission: { requestId, options } }));
+  }
+
+  clearPermission(requestId: string): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'toolCall' && entry.tool.permission?.requestId === requestId) {
+        this.replace({ ...entry, tool: { ...entry.tool, permission: null } });
+      }
+    }
+  }
+
+  private appendChunk(kind: StreamedKind, content: acp.ContentBlock, messageId: string | null): void {
+    const text = contentBlockText(content);
+    const open = this.openStream;
+    const continues = open !== null && open.kind === kind && (messageId === null || open.messageId === null || open.messageId === messageId);
+    if (continues) {
+      const index = this.indexById.get(open.entryId);
+      const entry = index === undefined ? undefined : this.entries[index];
+      if (entry && (entry.kind === 'agentMessage' || entry.kind === 'thought' || entry.kind === 'user')) {
+        entry.text += text;
+        open.messageId ??= messageId;
+        this.deltaEmitter.fire({ type: 'textAppended', entryId: entry.id, text });
+        return;
+      }
+    }
+    const id = this.newId();
+    this.openStream = { entryId: id, kind, messageId };
+    this.add({ kind, id, text });
+  }
+
+  private upsertToolCall(toolCallId: string, change: (tool: ToolCallView) => ToolCallView): void {
+    const existing = this.toolEntry(toolCallId);
+    if (existing) {
+      this.replace({ ...existing, tool: change(existing.tool) });
+      return;
+    }
+    const id = this.newId();
+    this.toolEntryIdByCallId.set(toolCallId, id);
+    this.add({ kind: 'toolCall', id, tool: change(newToolCallView(toolCallId)) });
+  }
+
+  private replacePlan(entries: readonly acp.PlanEntry[]): void {
+    this.openStream = null;
+    const items = toPlanItems(entries);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (!entry || entry.kind === 'user') break;
+      if (entry.kind === 'plan') {
+        this.replace({ ...entry, items });
+        return;
+      }
+    }
+    this.add({ kind: 'plan', id: this.newId(), items });
+  }
+
+  private stopUnfinishedToolCalls(): void {
+    for (const entry of this.entries) {
+      if (entry.kind !== 'toolCall') continue;
+      const { status, permission } = entry.tool;
+      if (status === 'pending' || status === 'in_progress' || permission) {
+        this.replace({ ...entry, tool: { ...entry.tool, status: 'cancelled', permission: null } });
+      }
+    }
+  }
+
+  private toolEntry(toolCallId: string): Extract<ThreadEntry, { kind: 'toolCall' }> | undefined {
+    const entryId = this.toolEntryIdByCallId.get(toolCallId);
+    const index = entryId === undefined ? undefined : this.indexById.get(entryId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    return entry?.kind === 'toolCall' ? entry : undefined;
+  }
+
+  private add(entry: ThreadEntry): void {
+    this.indexById.set(entry.id, this.entries.length);
+    this.entries.push(entry);
+    this.deltaEmitter.fire({ type: 'entryAdded', entry: structuredClone(entry) });
+  }
+
+  private replace(entry: ThreadEntry): void {
+    const index = this.indexById.get(entry.id);
+    if (index === undefined) return;
+    this.entries[index] = entry;
+    this.deltaEmitter.fire({ type: 'entryUpdated', entry: structuredClone(entry) });
+  }
+
+  private newId(): string {
+    return `e${this.nextId++}`;
+  }
+}

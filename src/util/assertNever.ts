@@ -1,0 +1,4 @@
+/** Compile-time exhaustiveness check for discriminated unions. */
+export function assertNever(value: never, context = 'value'): never {
+  throw new Error(`Unexpected ${context}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,117 @@
+/**
+ * The in-repo scripted ACP agent for tests: a real agent process on the SDK's agent side whose
+ * behaviour is chosen by the first word of each prompt, so every scenario is deterministic.
+ *
+ *   echo <text>          streams "You said: <text>" (default for unknown words)
+ *   slow                 streams 400 chunks 25 ms apart; honours session/cancel
+ *   tool                 a read tool call with a location, then completed with text content
+ *   permission           an edit tool call that asks permission; replies with the chosen option
+ *   ghost-permission     asks permission for a tool call it never announced
+ *   plan                 a plan, updated once
+ *   malformed            writes a line that is not JSON, then answers normally
+ *   crash                prints to stderr and exits with code 3 mid-turn
+ *   spawn-children       starts two `sleep` grandchildren and replies with their pids
+ *   flood <n>            n agent_message_chunks as fast as possible
+ *
+ * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).
+ */
+import { spawn } from 'node:child_process';
+import * as acp from '@agentclientprotocol/sdk';
+import { CancelFlags, PERMISSION_OPTIONS, promptText, sleep, stdioStream, streamText, update } from '../../src/demo-agent/agentKit';
+
+const exitOnStart = process.env.SCRIPTED_AGENT_EXIT_ON_START;
+if (exitOnStart) {
+  process.stderr.write('scripted agent: refusing to start (SCRIPTED_AGENT_EXIT_ON_START)\n');
+  process.exit(Number(exitOnStart));
+}
+
+const cancels = new CancelFlags();
+let nextSession = 1;
+
+type Scenario = (client: acp.AgentContext, sessionId: string, rest: string, signal: AbortSignal) => Promise<acp.StopReason>;
+
+const scenarios: Record<string, Scenario> = {
+  async echo(client, sessionId, rest, signal) {
+    return (await streamText(client, sessionId, `You said: ${rest}`, { chunkSize: 5, signal })) ? 'end_turn' : 'cancelled';
+  },
+  async slow(client, sessionId, _rest, signal) {
+    const text = Array.from({ length: 400 }, (_, i) => `w${i} `).join('');
+    return (await streamText(client, sessionId, text, { chunkSize: 4, delayMs: 25, signal })) ? 'end_turn' : 'cancelled';
+  },
+  async tool(client, sessionId) {
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read README.md', kind: 'read', status: 'pending', locations: [{ path: '/workspace/README.md', line: 3 }], rawInput: { path: 'README.md' } });
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'read-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'file contents' } }] });
+    await streamText(client, sessionId, 'Read it.');
+    return 'end_turn';
+  },
+  async permission(client, sessionId, _rest, signal) {
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'pending' });
+    const answer = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId, options: PERMISSION_OPTIONS, toolCall: { toolCallId: 'edit-1' },
+    }, { cancellationSignal: signal });
+    const outcome = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+    if (outcome === 'cancelled') return 'cancelled';
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: outcome.startsWith('allow') ? 'completed' : 'failed' });
+    await streamText(client, sessionId, `Permission outcome: ${outcome}`);
+    return 'end_turn';
+  },
+  async 'ghost-permission'(client, sessionId, _rest, signal) {
+    const answer = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId, options: PERMISSION_OPTIONS, toolCall: { toolCallId: 'ghost-1', title: 'Run rm -rf build', kind: 'execute' },
+    }, { cancellationSignal: signal });
+    await streamText(client, sessionId, `Ghost outcome: ${answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled'}`);
+    return 'end_turn';
+  },
+  async plan(client, sessionId) {
+    const entries: acp.PlanEntry[] = [
+      { content: 'Read the code', priority: 'high', status: 'completed' },
+      { content: 'Write the fix', priority: 'medium', status: 'in_progress' },
+    ];
+    await update(client, sessionId, { sessionUpdate: 'plan', entries });
+    await update(client, sessionId, { sessionUpdate: 'plan', entries: entries.map((entry) => ({ ...entry, status: 'completed' as const })) });
+    return 'end_turn';
+  },
+  async malformed(client, sessionId) {
+    process.stdout.write('this is not json {\n');
+    await streamText(client, sessionId, 'Still here after a malformed line.');
+    return 'end_turn';
+  },
+  async crash(client, sessionId) {
+    await streamText(client, sessionId, 'About to crash.');
+    process.stderr.write('scripted agent: fatal error: simulated crash\n');
+    await sleep(20);
+    process.exit(3);
+  },
+  async 'spawn-children'(client, sessionId) {
+    const pids = [0, 1].map(() => spawn('sleep', ['1000'], { stdio: 'ignore' }).pid);
+    await streamText(client, sessionId, `children: ${pids.join(',')}`, { chunkSize: 100 });
+    return 'end_turn';
+  },
+  async flood(client, sessionId, rest) {
+    const count = Number(rest) || 1000;
+    for (let i = 0; i < count; i++) await update(client, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'chunk-of-12 ' } });
+    return 'end_turn';
+  },
+};
+
+acp
+  .agent({ name: 'scripted-agent' })
+  .onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false },
+    agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
+    authMethods: [],
+  }))
+  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: `scripted-${nextSession++}` }))
+  .onNotification(acp.methods.agent.session.cancel, (ctx) => cancels.cancel(ctx.params.sessionId))
+  .onRequest(acp.methods.agent.session.prompt, async (ctx) => {
+    const text = promptText(ctx.params.prompt);
+    const [word = 'echo', ...restWords] = text.split(/\s+/);
+    const scenario = scenarios[word];
+    const signal = cancels.begin(ctx.params.sessionId);
+    const stopReason = scenario
+      ? await scenario(ctx.client, ctx.params.sessionId, restWords.join(' '), signal)
+      : await (scenarios.echo as Scenario)(ctx.client, ctx.params.sessionId, text, signal);
+    return { stopReason };
+  })
+  .connect(stdioStream());

@@ -1,0 +1,32 @@
+// One build for everything that ships: the extension host bundle (Node, CJS), the demo agent
+// (a Node program the extension spawns), and the webview bundle (browser) with its CSS and icons.
+import { build, context } from 'esbuild';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const dist = join(root, 'dist');
+
+const common = { bundle: true, sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root };
+const targets = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/demo-agent/demoAgent.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120' },
+  { ...common, entryPoints: ['media/panel.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
+];
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(join(dist, 'codicons'), { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  cpSync(join(root, 'node_modules', '@vscode', 'codicons', 'dist', file), join(dist, 'codicons', file));
+}
+
+if (watch) {
+  for (const options of targets) await (await context(options)).watch();
+  console.log('watching for changes…');
+} else {
+  await Promise.all(targets.map((options) => build(options)));
+}

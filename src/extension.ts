@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import { FrameStore } from './acp/frames';
+import { ChatPresenter } from './session/chatPresenter';
+import type { SessionEnvironment } from './session/sessionController';
+import { readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
+import { ChatViewProvider } from './vscode/chatViewProvider';
+import { registerCommands } from './vscode/commands';
+import { openAgentLink } from './vscode/linkOpener';
+import { createLogChannel } from './vscode/logChannel';
+import { TrafficChannel } from './vscode/trafficChannel';
+
+const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const { channel, logger } = createLogChannel();
+  context.subscriptions.push(channel);
+  const frames = new FrameStore();
+  const traffic = new TrafficChannel(frames);
+  context.subscriptions.push(traffic);
+
+  const environment: SessionEnvironment = {
+    workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? null,
+    trusted: vscode.workspace.isTrusted,
+    frames,
+    logger,
+  };
+  const { agents, problems } = readAgents(context.extensionUri);
+  for (const problem of problems) logger.warn(problem);
+  const selected = context.workspaceState.get<string>(SELECTED_AGENT_KEY) ?? readDefaultAgentId();
+
+  let provider: ChatViewProvider | null = null;
+  const presenter = new ChatPresenter(agents, selected, environment, (message) => provider?.post(message), {
+    showLog: () => channel.show(true),
+    showTraffic: () => traffic.show(),
+    openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
+    rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
+  });
+  context.subscriptions.push(presenter);
+  provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
+  context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
+
+  context.subscriptions.push(...registerCommands({ presenter, agents: () => readAgents(context.extensionUri).agents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(AGENTS_SETTING)) presenter.setAgents(readAgents(context.extensionUri).agents);
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      environment.trusted = true;
+      void presenter.newSession();
+    }),
+  );
+  logger.info(`Tandem activated (${agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
+}
+
+export function deactivate(): void {
+  // Everything is owned by context.subscriptions, which VS Code disposes (agents are stopped there).
+}

@@ -1,0 +1,15 @@
+import * as vscode from 'vscode';
+import { builtInPresets, DEMO_AGENT_ID, resolveAgents, type AgentDefinition } from '../agents/agentConfig';
+
+export const AGENTS_SETTING = 'tandem.agents';
+export const DEFAULT_AGENT_SETTING = 'tandem.defaultAgent';
+
+export function readAgents(extensionUri: vscode.Uri): { agents: AgentDefinition[]; problems: string[] } {
+  const demoScript = vscode.Uri.joinPath(extensionUri, 'dist', 'demo-agent.js').fsPath;
+  const user = vscode.workspace.getConfiguration().get<Record<string, unknown>>(AGENTS_SETTING) ?? {};
+  return resolveAgents(user, builtInPresets(demoScript, process.execPath));
+}
+
+export function readDefaultAgentId(): string {
+  return vscode.workspace.getConfiguration().get<string>(DEFAULT_AGENT_SETTING) || DEMO_AGENT_ID;
+}

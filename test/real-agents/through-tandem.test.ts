@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FrameStore } from '../../src/acp/frames';
+import { SessionController } from '../../src/session/sessionController';
+import { silentLogger } from '../../src/util/logger';
+import { startClaudeModelServer } from '../support/model-servers/claude';
+import { startGeminiModelServer } from '../support/model-servers/gemini';
+import type { ScriptedModelServer } from '../support/model-servers/script';
+import { claudeAgentSpec, geminiAgentSpec, type AgentSpec } from '../support/real-agents';
+import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { waitFor } from '../support/waitFor';
+
+const REPLY = 'Hello through Tandem: this answer is streamed in twelve-character pieces.';
+
+interface Case {
+  name: string;
+  startServer(): Promise<ScriptedModelServer>;
+  spec(url: string): AgentSpec;
+}
+
+const cases: Case[] = [
+  { name: 'Claude Code (claude-agent-acp)', startServer: startClaudeModelServer, spec: (url) => claudeAgentSpec(url) },
+  { name: 'Gemini CLI (gemini --acp)', startServer: startGeminiModelServer, spec: (url) => geminiAgentSpec(url) },
+];
+
+for (const agentCase of cases) {
+  describe(`real ${agentCase.name} through Tandem's session layer`, () => {
+    test('the streamed answer arrives in the thread model, and Stop cancels a turn', async (t) => {
+      const server = await agentCase.startServer();
+      const spec = agentCase.spec(server.url);
+      const frames = new FrameStore();
+      const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger });
+      t.after(async () => {
+        await session.stopAgent();
+        session.dispose();
+        await server.close();
+        spec.dispose();
+      });
+
+      server.enqueue({ text: REPLY, chunkSize: 12 });
+      await session.prompt('Say hello');
+      assert.equal(session.thread.lastAgentText(), REPLY);
+      const ended = session.thread.snapshot().at(-1);
+      assert.equal(ended?.kind === 'turnEnded' && ended.stopReason, 'end_turn');
+      const chunkFrames = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
+      assert.ok(chunkFrames.length >= 2, `the answer came as several chunks (${chunkFrames.length})`);
+
+      server.enqueue({ text: 'x'.repeat(4000), chunkSize: 10, delayMs: 20 }, { text: 'After the stop.' });
+      const turn = session.prompt('Write a long answer');
+      await waitFor(() => session.thread.lastAgentText().startsWith('xxxxxxxxxx'), 'the long answer to start streaming', 30_000);
+      await session.cancel();
+      await turn;
+      const cancelled = session.thread.snapshot().at(-1);
+      assert.equal(cancelled?.kind === 'turnEnded' && cancelled.stopReason, 'cancelled');
+      assert.ok(session.thread.lastAgentText().length < 4000, 'the stream stopped before the end');
+      assert.ok(frames.frames().some((frame) => frame.direction === 'out' && frame.text.includes('"session/cancel"')));
+    });
+  });
+}

@@ -1,0 +1,111 @@
+// Shared plumbing for the scripted model servers: a loopback HTTP server, JSON bodies,
+// server-sent events, and a close() that does not wait for keep-alive sockets.
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export interface LoopbackServer {
+  /** e.g. "http://127.0.0.1:43121" (no trailing slash). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** Listens on 127.0.0.1 with an OS-chosen port. Handler errors become a 500, never a crash. */
+export async function startLoopbackServer(handler: RequestHandler): Promise<LoopbackServer> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    handler(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { type: "test_server_error", message: String(error) } });
+      else res.destroy();
+    });
+  });
+  // Agents keep connections alive; track them so close() returns promptly.
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Reads the whole body; parses JSON when there is any, otherwise returns the raw text (or undefined). */
+export async function readBody(req: http.IncomingMessage, limitBytes = 64 * 1024 * 1024): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limitBytes) throw new Error(`request body over ${limitBytes} bytes`);
+    chunks.push(buf);
+  }
+  if (size === 0) return undefined;
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+export function startSse(res: http.ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+}
+
+/** Writes one SSE frame; returns false once the client is gone so callers can stop streaming. */
+export function writeSse(res: http.ServerResponse, data: unknown, event?: string): boolean {
+  if (isGone(res)) return false;
+  const head = event === undefined ? "" : `event: ${event}\n`;
+  res.write(`${head}data: ${JSON.stringify(data)}\n\n`);
+  return true;
+}
+
+/** True when the client disconnected (or we already finished): a cancel mid-turn shows up here. */
+export function isGone(res: http.ServerResponse): boolean {
+  return res.destroyed || res.writableEnded;
+}
+
+/** Sleeps, but wakes early when the response's client disconnects. */
+export function pause(res: http.ServerResponse, ms: number): Promise<void> {
+  if (ms <= 0 || isGone(res)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      res.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.on("close", done);
+  });
+}
+
+/** Splits text into pieces of `size` characters (code points, so emoji are never cut). */
+export function chunkText(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const step = Math.max(1, Math.floor(size));
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += step) out.push(chars.slice(i, i + step).join(""));
+  return out;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

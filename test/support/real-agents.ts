@@ -1,0 +1,148 @@
+// Spawn specs for the real agents (pinned in devDependencies), pointed at a scripted model
+// server on 127.0.0.1 and sealed off from everything else: a scratch HOME per agent, no
+// inherited credentials or proxies, telemetry / update checks / feature-flag fetches off.
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { SpawnSpec } from "./raw-ndjson-client";
+
+/** Resolved from this file, so specs work whatever the test's cwd is. */
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** One client -> agent request to send after `initialize` and before `session/new`. */
+export interface PreSessionStep {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export interface AgentSpec extends SpawnSpec {
+  name: "claude" | "gemini";
+  /** Scratch HOME of this agent (settings, logs, session files). */
+  home: string;
+  /** Requests the agent needs between `initialize` and `session/new`. */
+  preSession: PreSessionStep[];
+  /** Removes the scratch HOME (and the default cwd when the spec made one). Call after the agent exited. */
+  dispose(): void;
+}
+
+export interface AgentSpecOptions {
+  /** Process cwd; default: a fresh empty folder inside the scratch dir. Use the session cwd. */
+  cwd?: string;
+  /** Extra or overriding environment variables. */
+  env?: Record<string, string>;
+}
+
+export function claudeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
+  const { home, cwd, dispose } = scratch("claude", opts.cwd);
+  const configDir = path.join(home, ".claude");
+  mkdirSync(configDir, { recursive: true });
+  // Claude Code's global config. In auto mode behind a non-Anthropic base URL it otherwise posts
+  // a once-a-day "auto mode classifier billing" notice as an extra agent_message_chunk into the
+  // first turn; acknowledging it keeps the agent's visible output exactly the scripted text.
+  writeFileSync(path.join(configDir, ".claude.json"), JSON.stringify({ autoModeClassifierBillingNoticeAcknowledgedAt: Date.now() }));
+  return {
+    name: "claude",
+    // Run the adapter's script with this node: no dependence on PATH or the shebang.
+    command: process.execPath,
+    args: [binScript("claude-agent-acp")],
+    cwd,
+    home,
+    preSession: [],
+    dispose,
+    env: {
+      ...baseEnv(home),
+      ANTHROPIC_BASE_URL: modelUrl,
+      ANTHROPIC_API_KEY: "test-key",
+      // We run as root; Claude Code refuses its permission-bypass flag as root without this.
+      IS_SANDBOX: "1",
+      // Umbrella switch: no autoupdater, telemetry, error reporting or other non-model traffic.
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // The individual switches as well, in case a version stops honouring the umbrella one.
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_GROWTHBOOK: "1",
+      CLAUDE_CODE_ENABLE_TELEMETRY: "0",
+      // Keep its config inside the scratch HOME explicitly (it would otherwise follow HOME anyway).
+      CLAUDE_CONFIG_DIR: configDir,
+      ...opts.env,
+    },
+  };
+}
+
+export function geminiAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
+  const { home, cwd, dispose } = scratch("gemini", opts.cwd);
+  // Settings the CLI only reads from settings.json. Without them it contacts play.googleapis.com
+  // (usage statistics) on start; auto-update would ask the npm registry, which is reachable here.
+  const geminiDir = path.join(home, ".gemini");
+  mkdirSync(geminiDir, { recursive: true });
+  writeFileSync(
+    path.join(geminiDir, "settings.json"),
+    JSON.stringify(
+      {
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        ide: { enabled: false },
+        security: { auth: { selectedType: "gemini-api-key" } },
+      },
+      null,
+      2,
+    ),
+  );
+  return {
+    name: "gemini",
+    command: process.execPath,
+    args: [binScript("gemini"), "--acp"],
+    cwd,
+    home,
+    preSession: [{ method: "authenticate", params: { methodId: "gemini-api-key" } }],
+    dispose,
+    env: {
+      ...baseEnv(home),
+      GEMINI_API_KEY: "test-key",
+      // http is accepted for loopback only, which is exactly what we serve.
+      GOOGLE_GEMINI_BASE_URL: modelUrl,
+      GEMINI_CLI_HOME: home,
+      // Skip the self-relaunch (a second node process just to raise the heap limit): faster start,
+      // and the agent's pid is the process that speaks ACP.
+      GEMINI_CLI_NO_RELAUNCH: "true",
+      // Headless folder-trust check: the scratch workspace is trusted by the test.
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+      GEMINI_TELEMETRY_ENABLED: "false",
+      ...opts.env,
+    },
+  };
+}
+
+/** A deliberately small environment: nothing inherited can point an agent at a real service. */
+function baseEnv(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    TMPDIR: os.tmpdir(),
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    // Proxies are not inherited; loopback must never be proxied even if one is configured later.
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
+}
+
+function binScript(bin: string): string {
+  return realpathSync(path.join(REPO_ROOT, "node_modules", ".bin", bin));
+}
+
+function scratch(name: string, cwd: string | undefined): { home: string; cwd: string; dispose(): void } {
+  const root = mkdtempSync(path.join(os.tmpdir(), `tandem-${name}-`));
+  const home = path.join(root, "home");
+  mkdirSync(home);
+  let workdir = cwd;
+  if (workdir === undefined) {
+    workdir = path.join(root, "work");
+    mkdirSync(workdir);
+  }
+  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true }) };
+}

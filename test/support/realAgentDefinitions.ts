@@ -1,0 +1,18 @@
+import type { AgentDefinition } from '../../src/agents/agentConfig';
+import type { AgentSpec } from './real-agents';
+
+/** A real agent's spawn spec as the agent definition Tandem's session layer starts. */
+export function definitionFromSpec(spec: AgentSpec): AgentDefinition {
+  return {
+    id: spec.name,
+    label: spec.name === 'claude' ? 'Claude Code' : 'Gemini CLI',
+    description: `real ${spec.name} agent against a scripted model server`,
+    command: spec.command,
+    args: spec.args,
+    env: spec.env,
+    defaultMode: null,
+    defaultConfigOptions: {},
+    installHint: null,
+    authMethodWhenKeyInEnv: spec.name === 'gemini' ? { envVar: 'GEMINI_API_KEY', methodId: 'gemini-api-key' } : null,
+  };
+}

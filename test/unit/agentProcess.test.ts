@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AgentProcess, describeExit } from '../../src/acp/agentProcess';
+import { waitFor } from '../support/waitFor';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const node = (script: string) => new AgentProcess({ command: process.execPath, args: ['-e', script], env: {}, cwd: process.cwd() });
+
+describe('AgentProcess', () => {
+  test('a crash reports the exit code and the last stderr lines', async () => {
+    const agent = node('console.error("warming up"); console.error("fatal: out of cheese"); process.exit(4)');
+    const exit = await agent.exited;
+    assert.equal(exit.code, 4);
+    assert.equal(exit.requested, false);
+    assert.deepEqual(exit.stderrTail.slice(-2), ['warming up', 'fatal: out of cheese']);
+    assert.equal(describeExit('Test agent', exit), 'Test agent exited with code 4. Last output: warming up / fatal: out of cheese');
+  });
+
+  test('a signal is named', async () => {
+    const agent = node('process.kill(process.pid, "SIGSEGV")');
+    const exit = await agent.exited;
+    assert.equal(exit.signal, 'SIGSEGV');
+    assert.match(describeExit('X', exit), /^X was killed by SIGSEGV\./);
+  });
+
+  test('stderr is kept in a bounded tail, even without newlines', async () => {
+    const agent = node('for (let i = 0; i < 5000; i++) console.error("line " + i + " " + "x".repeat(100)); process.stderr.write("y".repeat(100000)); setTimeout(() => {}, 10)');
+    const exit = await agent.exited;
+    assert.ok(exit.stderrTail.length <= 20);
+    assert.ok(agent.stderrTail(1000).length <= 200, 'at most 200 lines are kept');
+    assert.ok(agent.stderrTail(1000).join('').length <= 300 * 1024);
+    assert.ok(agent.stderrTail(1000).some((line) => line.startsWith('line 4999')));
+  });
+
+  test('stop ends the agent and every process it started, even ones that ignore SIGTERM', async () => {
+    const agent = node(`
+      const { spawn } = require('node:child_process');
+      const a = spawn('sleep', ['1000'], { stdio: 'ignore' });
+      const b = spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      process.on('SIGTERM', () => {});
+      console.log(JSON.stringify([a.pid, b.pid]));
+      setInterval(() => {}, 1000);
+    `);
+    let output = '';
+    agent.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const pids = await waitFor(() => (output.includes(']') ? (JSON.parse(output) as number[]) : undefined), 'child pids');
+    assert.ok(pids.every(isAlive));
+    const exit = await agent.stop();
+    assert.equal(exit.requested, true);
+    await waitFor(() => pids.every((pid) => !isAlive(pid)) || undefined, 'children to be gone', 5000);
+    assert.ok(!isAlive(agent.pid ?? 0));
+  });
+
+  test('a command that cannot be spawned reports why', async () => {
+    const agent = new AgentProcess({ command: '/nonexistent/agent', args: [], env: {}, cwd: process.cwd() });
+    const exit = await agent.exited;
+    assert.match(exit.spawnError ?? '', /ENOENT/);
+    assert.match(describeExit('Ghost', exit), /^Ghost could not be started: .*ENOENT/);
+  });
+});

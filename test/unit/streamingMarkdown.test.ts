@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { settledBoundary } from '../../webview/streamingMarkdown';
+
+describe('streaming markdown boundaries', () => {
+  test('commits up to the last paragraph break', () => {
+    const text = 'First paragraph.\n\nSecond paragraph.\n\nThird, still stre';
+    assert.equal(text.slice(0, settledBoundary(text, 0)), 'First paragraph.\n\nSecond paragraph.\n\n');
+  });
+
+  test('never commits inside an open code fence', () => {
+    const text = 'Intro.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n';
+    assert.equal(text.slice(0, settledBoundary(text, 0)), 'Intro.\n\n');
+    const closed = `${text}\`\`\`\n\nAfter.`;
+    assert.equal(closed.slice(0, settledBoundary(closed, 0)), closed.slice(0, closed.indexOf('After.')));
+  });
+
+  test('scans only from the last commit', () => {
+    const text = 'a\n\nb\n\nc';
+    const first = settledBoundary(text, 0);
+    assert.equal(settledBoundary(text, first), first);
+  });
+});

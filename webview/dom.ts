@@ -1,0 +1,28 @@
+/** Tiny DOM helpers: every text goes in through textContent, never through HTML. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string | null)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === 'class') node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) if (child !== null) node.append(child);
+  return node;
+}
+
+export function icon(name: string, extraClass = ''): HTMLElement {
+  return el('span', { class: `codicon codicon-${name} ${extraClass}`.trim(), 'aria-hidden': 'true' });
+}
+
+export function button(label: string, options: { icon?: string; secondary?: boolean; title?: string; onClick: () => void }): HTMLElement {
+  const node = document.createElement('vscode-button');
+  node.textContent = label;
+  if (options.icon) node.setAttribute('icon', options.icon);
+  if (options.secondary) node.setAttribute('secondary', '');
+  node.setAttribute('title', options.title ?? label);
+  node.addEventListener('click', options.onClick);
+  return node;
+}

@@ -1,0 +1,82 @@
+import { renderMarkdown } from './markdown';
+
+/**
+ * Renders a growing markdown text without re-rendering what is already settled. Text up to
+ * the last blank line outside a code fence is committed as finished blocks; only the tail is
+ * rendered again as chunks arrive, so the cost per chunk does not grow with the message.
+ */
+export class StreamingMarkdown {
+  private text = '';
+  private committed = 0;
+  private readonly tail: HTMLElement;
+  private dirty = false;
+
+  constructor(private readonly container: HTMLElement) {
+    this.tail = document.createElement('div');
+    this.tail.className = 'md-tail';
+    container.append(this.tail);
+  }
+
+  append(chunk: string): void {
+    this.text += chunk;
+    this.dirty = true;
+  }
+
+  reset(text: string): void {
+    this.container.replaceChildren(this.tail);
+    this.text = text;
+    this.committed = 0;
+    this.dirty = true;
+  }
+
+  get fullText(): string {
+    return this.text;
+  }
+
+  /** Called once per animation frame. */
+  render(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const boundary = settledBoundary(this.text, this.committed);
+    if (boundary > this.committed) {
+      const block = document.createElement('div');
+      block.className = 'md-block';
+      block.innerHTML = renderMarkdown(this.text.slice(this.committed, boundary));
+      this.container.insertBefore(block, this.tail);
+      this.committed = boundary;
+    }
+    this.tail.innerHTML = renderMarkdown(this.text.slice(this.committed));
+  }
+}
+
+const fenceLine = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The end of the last paragraph break after `from` that is outside any code fence, or `from`
+ * when there is none. Only the text after `from` is scanned (fences never span a commit).
+ */
+export function settledBoundary(text: string, from: number): number {
+  let inFence: string | null = null;
+  let boundary = from;
+  let lineStart = from;
+  let previousBlank = false;
+  while (lineStart < text.length) {
+    const newline = text.indexOf('\n', lineStart);
+    if (newline < 0) break;
+    const line = text.slice(lineStart, newline);
+    const fence = fenceLine.exec(line);
+    if (fence) {
+      const marker = fence[1] as string;
+      if (inFence === null) inFence = marker[0] as string;
+      else if (marker[0] === inFence) {
+        inFence = null;
+      }
+    }
+    const blank = line.trim() === '';
+    // A blank line after content, outside a fence, ends a block, unless a list or quote may continue.
+    if (blank && !previousBlank && inFence === null && lineStart > from) boundary = newline + 1;
+    previousBlank = blank;
+    lineStart = newline + 1;
+  }
+  return boundary;
+}

@@ -1,0 +1,68 @@
+import type { AgentChoiceView, ConnectionView } from '../../src/protocol/viewModel';
+import { button, el, icon } from '../dom';
+import { postToHost } from '../vscodeApi';
+
+const phaseLabels: Record<ConnectionView['phase'], string> = {
+  idle: 'Not started',
+  starting: 'Starting…',
+  ready: 'Connected',
+  exited: 'Stopped',
+  failed: 'Not available',
+  restricted: 'Restricted Mode',
+};
+
+/** The agent picker and the connection status, plus the banner that explains a problem. */
+export class HeaderView {
+  readonly element: HTMLElement;
+  private readonly picker: HTMLElement & { value: string };
+  private readonly status: HTMLElement;
+  private readonly banner: HTMLElement;
+  private agentsKey = '';
+
+  constructor() {
+    this.picker = document.createElement('vscode-single-select') as HTMLElement & { value: string };
+    this.picker.id = 'agent-picker';
+    this.picker.setAttribute('aria-label', 'Agent');
+    this.picker.addEventListener('change', () => postToHost({ type: 'selectAgent', agentId: this.picker.value }));
+    this.status = el('span', { class: 'connection-status', id: 'connection-status', role: 'status' });
+    this.banner = el('div', { class: 'connection-banner', id: 'connection-banner', hidden: '' });
+    this.element = el('div', { class: 'header-wrap' },
+      el('header', { class: 'toolbar' }, this.picker, this.status),
+      this.banner);
+  }
+
+  setAgents(agents: AgentChoiceView[], selectedId: string): void {
+    const key = JSON.stringify(agents);
+    if (key !== this.agentsKey) {
+      this.agentsKey = key;
+      this.picker.replaceChildren(...agents.map((agent) => {
+        const option = document.createElement('vscode-option');
+        option.setAttribute('value', agent.id);
+        option.setAttribute('description', agent.description);
+        option.textContent = agent.label;
+        return option;
+      }));
+    }
+    this.picker.value = selectedId;
+  }
+
+  setConnection(connection: ConnectionView): void {
+    this.status.className = `connection-status phase-${connection.phase}`;
+    this.status.replaceChildren(el('span', { class: 'status-dot', 'aria-hidden': 'true' }), phaseLabels[connection.phase]);
+    this.status.title = connection.message ?? `${connection.agentName ?? 'Agent'}: ${phaseLabels[connection.phase]}`;
+    document.body.dataset.connection = connection.phase;
+    const showBanner = connection.phase === 'failed' || connection.phase === 'exited' || connection.phase === 'restricted';
+    this.banner.hidden = !showBanner;
+    if (!showBanner) return;
+    const actions = connection.phase === 'restricted' ? [] : [
+      button('Show log', { secondary: true, onClick: () => postToHost({ type: 'runAction', action: 'showLog' }) }),
+      button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => postToHost({ type: 'runAction', action: 'restartAgent' }) }),
+    ];
+    this.banner.className = `connection-banner phase-${connection.phase}`;
+    this.banner.replaceChildren(
+      icon(connection.phase === 'restricted' ? 'shield' : 'error'),
+      el('span', { class: 'banner-text' }, connection.message ?? phaseLabels[connection.phase]),
+    );
+    if (actions.length > 0) this.banner.append(el('div', { class: 'banner-actions' }, ...actions));
+  }
+}

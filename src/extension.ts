@@ -49,6 +49,9 @@ export function activate(context: vscode.ExtensionContext): void {
       void presenter.newSession();
     }),
   );
+  if (vscode.workspace.getConfiguration('tandem').get<boolean>('revealOnStartup')) {
+    void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  }
   logger.info(`Tandem activated (${agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
 }
 

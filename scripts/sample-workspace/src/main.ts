@@ -1,0 +1,4 @@
+import { farewell, greeting } from './greeting';
+
+console.log(greeting('Tandem'));
+console.log(farewell('Tandem'));

@@ -24,12 +24,15 @@ export function activate(context: vscode.ExtensionContext): void {
     frames,
     logger,
   };
-  const { agents, problems } = readAgents(context.extensionUri);
-  for (const problem of problems) logger.warn(problem);
+  const loadAgents = () => {
+    const { agents, problems } = readAgents(context.extensionUri);
+    for (const problem of problems) logger.warn(`[settings] ${problem}`);
+    return agents;
+  };
   const selected = context.workspaceState.get<string>(SELECTED_AGENT_KEY) ?? readDefaultAgentId();
 
   let provider: ChatViewProvider | null = null;
-  const presenter = new ChatPresenter(agents, selected, environment, (message) => provider?.post(message), {
+  const presenter = new ChatPresenter(loadAgents, selected, environment, (message) => provider?.post(message), {
     showLog: () => channel.show(true),
     showTraffic: () => traffic.show(),
     openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
@@ -39,10 +42,10 @@ export function activate(context: vscode.ExtensionContext): void {
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
 
-  context.subscriptions.push(...registerCommands({ presenter, agents: () => readAgents(context.extensionUri).agents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
+  context.subscriptions.push(...registerCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(AGENTS_SETTING)) presenter.setAgents(readAgents(context.extensionUri).agents);
+      if (event.affectsConfiguration(AGENTS_SETTING)) presenter.reloadAgents();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       environment.trusted = true;
@@ -52,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
   if (vscode.workspace.getConfiguration('tandem').get<boolean>('revealOnStartup')) {
     void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
   }
-  logger.info(`Tandem activated (${agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
+  logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
 }
 
 export function deactivate(): void {

@@ -23,6 +23,15 @@ const markdown = new MarkdownIt({
   },
 });
 
+// Remote images would load without the user's action (the CSP blocks them anyway): show them as
+// links the user can choose to open instead.
+markdown.renderer.rules.image = (tokens, index) => {
+  const token = tokens[index];
+  const src = String(token?.attrGet('src') ?? '');
+  const alt = token?.content || 'image';
+  return `<a href="${escapeHtml(src)}" class="image-link" title="Open image ${escapeHtml(src)}">🖼 ${escapeHtml(alt)}</a>`;
+};
+
 const allowedLink = /^(https?:|file:|#|\/|\.{0,2}\/|[\w.-]+(\/|$|#L\d+))/i;
 
 markdown.validateLink = (url: string) => allowedLink.test(url.trim()) && !/^(javascript|vbscript|data):/i.test(url.trim());

@@ -28,12 +28,13 @@ export class ChatPresenter implements Disposable {
   private viewReady = false;
 
   constructor(
-    agents: AgentDefinition[],
+    private readonly loadAgents: () => AgentDefinition[],
     selectedAgentId: string,
     private readonly environment: SessionEnvironment,
     private readonly post: (message: HostToWebview) => void,
     private readonly actions: EditorActions,
   ) {
+    const agents = loadAgents();
     this.agents = agents;
     this.selectedAgentId = agents.some((agent) => agent.id === selectedAgentId) ? selectedAgentId : (agents[0]?.id ?? '');
     this.batcher = new DeltaBatcher((deltas) => this.send({ type: 'threadDeltas', deltas }));
@@ -98,6 +99,8 @@ export class ChatPresenter implements Disposable {
   }
 
   async selectAgent(agentId: string): Promise<void> {
+    // Settings may have changed since the list was read; a session always starts from the current ones.
+    this.agents = this.loadAgents();
     if (!this.agents.some((agent) => agent.id === agentId)) return;
     if (agentId === this.selectedAgentId && this.session.connectionView.phase !== 'failed') return;
     this.selectedAgentId = agentId;
@@ -109,6 +112,7 @@ export class ChatPresenter implements Disposable {
 
   /** A fresh conversation with the selected agent. */
   async newSession(): Promise<void> {
+    this.agents = this.loadAgents();
     this.replaceSession();
     await this.session.start();
   }
@@ -120,6 +124,9 @@ export class ChatPresenter implements Disposable {
       case 'showTraffic':
         return this.actions.showTraffic();
       case 'restartAgent':
+        // A restart after fixing the settings (say, an agent's command) must pick the fix up.
+        this.agents = this.loadAgents();
+        if (this.session.connectionView.phase === 'failed') return this.newSession();
         await this.session.restart();
         return;
       case 'newSession':
@@ -129,7 +136,9 @@ export class ChatPresenter implements Disposable {
     }
   }
 
-  setAgents(agents: AgentDefinition[]): void {
+  /** The agent settings changed. */
+  reloadAgents(): void {
+    const agents = this.loadAgents();
     this.agents = agents;
     if (!agents.some((agent) => agent.id === this.selectedAgentId)) {
       this.selectedAgentId = agents[0]?.id ?? '';

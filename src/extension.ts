@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './session/chatPresenter';
 import type { SessionEnvironment } from './session/sessionController';
+import type { PanelState } from './protocol/viewModel';
 import { readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -11,7 +12,14 @@ import { TrafficChannel } from './vscode/trafficChannel';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What `activate` returns: a small surface for integration tests and other extensions. */
+export interface TandemApi {
+  state(): PanelState;
+  sendPrompt(text: string): Promise<void>;
+  answerPermission(requestId: string, optionId: string | null): boolean;
+}
+
+export function activate(context: vscode.ExtensionContext): TandemApi {
   const { channel, logger } = createLogChannel();
   context.subscriptions.push(channel);
   const frames = new FrameStore();
@@ -56,6 +64,11 @@ export function activate(context: vscode.ExtensionContext): void {
     void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
   }
   logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
+  return {
+    state: () => presenter.state(),
+    sendPrompt: (text) => presenter.sendPrompt(text),
+    answerPermission: (requestId, optionId) => presenter.currentSession.answerPermission(requestId, optionId),
+  };
 }
 
 export function deactivate(): void {

@@ -26,3 +26,13 @@ export function button(label: string, options: { icon?: string; secondary?: bool
   node.addEventListener('click', options.onClick);
   return node;
 }
+
+/** Plain text where `backticked` parts show as code: for the host's own sentences, not agent markdown. */
+export function textWithCode(text: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  text.split(/(`[^`\n]+`)/).forEach((part) => {
+    if (part.length > 2 && part.startsWith('`') && part.endsWith('`')) fragment.append(el('code', {}, part.slice(1, -1)));
+    else if (part) fragment.append(part);
+  });
+  return fragment;
+}

@@ -1,5 +1,5 @@
 import type { AgentChoiceView, ConnectionView } from '../../src/protocol/viewModel';
-import { button, el, icon } from '../dom';
+import { button, el, icon, textWithCode } from '../dom';
 import { postToHost } from '../vscodeApi';
 
 const phaseLabels: Record<ConnectionView['phase'], string> = {
@@ -61,7 +61,7 @@ export class HeaderView {
     this.banner.className = `connection-banner phase-${connection.phase}`;
     this.banner.replaceChildren(
       icon(connection.phase === 'restricted' ? 'shield' : 'error'),
-      el('span', { class: 'banner-text' }, connection.message ?? phaseLabels[connection.phase]),
+      el('span', { class: 'banner-text' }, textWithCode(connection.message ?? phaseLabels[connection.phase])),
     );
     if (actions.length > 0) this.banner.append(el('div', { class: 'banner-actions' }, ...actions));
   }

@@ -1,5 +1,5 @@
 import type { PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/protocol/viewModel';
-import { button, el, icon } from '../dom';
+import { button, el, icon, textWithCode } from '../dom';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { postToHost } from '../vscodeApi';
 import { renderToolCard } from './toolCard';
@@ -134,7 +134,7 @@ export class ThreadView {
         const element = text === null
           ? el('div', { class: 'entry turn-ended quiet', 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason })
           : el('div', { class: `entry turn-ended reason-${entry.stopReason}`, 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason, role: 'status' },
-            icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'warning'), ` ${text}${detail}`);
+            icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'warning'), el('span', {}, textWithCode(`${text}${detail}`)));
         return { entry, element, markdown: null };
       }
       case 'notice': {
@@ -144,7 +144,7 @@ export class ThreadView {
         }));
         const element = el('div', { class: `entry notice severity-${entry.severity}`, 'data-entry-id': entry.id, role: entry.severity === 'error' ? 'alert' : 'status' },
           icon(entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'),
-          el('span', { class: 'notice-text' }, entry.text),
+          el('span', { class: 'notice-text' }, textWithCode(entry.text)),
           actions.length > 0 ? el('div', { class: 'notice-actions' }, ...actions) : null);
         return { entry, element, markdown: null };
       }

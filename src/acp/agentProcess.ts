@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { BoundedLog } from '../util/ringBuffer';
 import type { Disposable } from '../util/disposable';
@@ -37,6 +37,7 @@ export class AgentProcess implements Disposable {
   private stopRequested = false;
   private hasExited = false;
   private readonly stderrListeners = new Set<(line: string) => void>();
+  private readonly reaper: ChildProcess | null;
 
   constructor(launch: AgentLaunch) {
     this.child = spawn(launch.command, launch.args, {
@@ -46,6 +47,7 @@ export class AgentProcess implements Disposable {
       detached: true,
       windowsHide: true,
     });
+    this.reaper = startReaper(this.child.pid);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.takeStderr(chunk));
     // A write after the agent died must surface as its exit, not as an unhandled EPIPE.
@@ -60,6 +62,7 @@ export class AgentProcess implements Disposable {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.hasExited) return;
         this.hasExited = true;
+        this.reaper?.kill('SIGKILL');
         if (this.partialStderr) this.pushStderrLine(this.partialStderr);
         this.partialStderr = '';
         resolveExit({ code, signal, requested: this.stopRequested, spawnError, stderrTail: this.stderrTail() });
@@ -139,6 +142,24 @@ export class AgentProcess implements Disposable {
     const line = rawLine.replace(/\r$/, '');
     this.stderr.push(line);
     for (const listener of this.stderrListeners) listener(line);
+  }
+}
+
+/**
+ * If the editor's extension host dies without disposing (killed, crashed), nothing would stop
+ * the agent's process group. A tiny shell watches the host and ends the group when it is gone.
+ */
+const REAPER_SCRIPT = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -TERM -"$2" 2>/dev/null; sleep 2; kill -KILL -"$2" 2>/dev/null';
+
+function startReaper(agentPid: number | undefined): ChildProcess | null {
+  if (agentPid === undefined || process.platform === 'win32') return null;
+  try {
+    const reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'tandem-reaper', String(process.pid), String(agentPid)], { detached: true, stdio: 'ignore' });
+    reaper.on('error', () => undefined);
+    reaper.unref();
+    return reaper;
+  } catch {
+    return null;
   }
 }
 

@@ -66,3 +66,24 @@ describe('AgentProcess', () => {
     assert.match(describeExit('Ghost', exit), /^Ghost could not be started: .*ENOENT/);
   });
 });
+
+describe('AgentProcess when the editor dies', () => {
+  test('an agent whose host is killed without cleanup is ended with its children', async () => {
+    // A stand-in extension host: starts an agent that starts a child, prints the pids, then is SIGKILLed.
+    const host = `
+      require('tsx/cjs');
+      const { AgentProcess } = require(${JSON.stringify(require.resolve('../../src/acp/agentProcess'))});
+      const agent = new AgentProcess({ command: process.execPath, args: ['-e', "const c = require('node:child_process').spawn('sleep', ['1000'], { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000)"], env: {}, cwd: process.cwd() });
+      agent.stdout.once('data', (d) => console.log(JSON.stringify([agent.pid, Number(String(d).trim())])));
+      setInterval(() => {}, 1000);
+    `;
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['-e', host], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const pids = await waitFor(() => (output.includes(']') ? (JSON.parse(output) as number[]) : undefined), 'agent pids', 15_000);
+    assert.ok(pids.every(isAlive));
+    child.kill('SIGKILL');
+    await waitFor(() => pids.every((pid) => !isAlive(pid)) || undefined, 'the orphaned agent and its child to be ended', 10_000);
+  });
+});

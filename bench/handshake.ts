@@ -71,7 +71,7 @@ async function rawHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<Time
   );
   const close = cleanup.add(`stop ${definition.id} (raw)`, () => client.close());
   try {
-    await client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities(), clientInfo });
+    await client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities({ fs: false, terminals: false }), clientInfo });
     for (const step of launch.preSession) await client.request(step.method, step.params);
     await client.request('session/new', { cwd: launch.cwd, mcpServers: [] });
     return clock();

@@ -172,6 +172,8 @@ export async function inProcessConnection(text: string, expected: number, sessio
       }
     },
     requestPermission: () => Promise.reject(new Error('no permissions in this benchmark')),
+    fs: null,
+    terminals: null,
   });
   try {
     const closedEarly = connection.closed.then(() => {
@@ -254,7 +256,7 @@ export async function endToEndRaw(definition: AgentDefinition, cwd: string, coun
   );
   const close = cleanup.add('stop flood agent (raw)', () => client.close());
   try {
-    await client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities(), clientInfo });
+    await client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities({ fs: false, terminals: false }), clientInfo });
     const { sessionId } = await client.request<{ sessionId: string }>('session/new', { cwd, mcpServers: [] });
     const clock = startClock();
     const result = await client.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: `flood ${count}` }] });

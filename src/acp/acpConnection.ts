@@ -3,12 +3,12 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentProcess } from './agentProcess';
 import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo } from './clientCapabilities';
+import type { ClientPorts, FsPort, TerminalPort } from './clientPorts';
 
-/** What the client side answers and receives; one implementation per session host. */
-export interface ClientPorts {
-  /** Called in arrival order; must not await before applying, so updates stay ordered. */
-  sessionUpdate(notification: acp.SessionNotification): void;
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+function offered<T>(port: T | null, method: string): T {
+  // Reached only if an agent calls what was not advertised.
+  if (!port) throw acp.RequestError.methodNotFound(method);
+  return port;
 }
 
 /**
@@ -19,14 +19,21 @@ export class AcpConnection {
   private readonly connection: acp.ClientConnection;
   initializeResponse: acp.InitializeResponse | null = null;
 
-  constructor(agentProcess: AgentProcess, onFrame: FrameListener, ports: ClientPorts) {
+  constructor(agentProcess: AgentProcess, onFrame: FrameListener, private readonly ports: ClientPorts) {
     const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', onFrame));
     const toAgentTee = lineTee('out', onFrame);
     void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
     const app = acp
       .client({ name: clientInfo.name })
       .onNotification(acp.methods.client.session.update, (ctx) => ports.sessionUpdate(ctx.params))
-      .onRequest(acp.methods.client.session.requestPermission, (ctx) => ports.requestPermission(ctx.params, ctx.signal));
+      .onRequest(acp.methods.client.session.requestPermission, (ctx) => ports.requestPermission(ctx.params, ctx.signal))
+      .onRequest(acp.methods.client.fs.readTextFile, (ctx) => offered<FsPort>(ports.fs, ctx.method).readTextFile(ctx.params, ctx.signal))
+      .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => offered<FsPort>(ports.fs, ctx.method).writeTextFile(ctx.params, ctx.signal))
+      .onRequest(acp.methods.client.terminal.create, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).create(ctx.params, ctx.signal))
+      .onRequest(acp.methods.client.terminal.output, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).output(ctx.params))
+      .onRequest(acp.methods.client.terminal.waitForExit, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).waitForExit(ctx.params, ctx.signal))
+      .onRequest(acp.methods.client.terminal.kill, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).kill(ctx.params))
+      .onRequest(acp.methods.client.terminal.release, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).release(ctx.params));
     this.connection = app.connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
   }
 
@@ -37,7 +44,7 @@ export class AcpConnection {
   async initialize(): Promise<acp.InitializeResponse> {
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilities(),
+      clientCapabilities: clientCapabilities({ fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
     });
     this.initializeResponse = response;

@@ -1,13 +1,18 @@
 import type * as acp from '@agentclientprotocol/sdk';
 
+export interface OfferedServices {
+  fs: boolean;
+  terminals: boolean;
+}
+
 /**
  * What Tandem tells agents it can do. Only capabilities that really work are advertised:
  * an agent that believes the client serves `fs/*` will stop touching the disk itself.
  */
-export function clientCapabilities(): acp.ClientCapabilities {
+export function clientCapabilities(offered: OfferedServices): acp.ClientCapabilities {
   return {
-    fs: { readTextFile: false, writeTextFile: false },
-    terminal: false,
+    fs: { readTextFile: offered.fs, writeTextFile: offered.fs },
+    terminal: offered.terminals,
   };
 }
 

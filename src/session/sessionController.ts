@@ -8,8 +8,26 @@ import type { ConnectionView, StopReasonView, TurnView } from '../protocol/viewM
 import { ThreadModel } from '../thread/threadModel';
 import { Emitter } from '../util/emitter';
 import { errorMessage, taggedLogger, type Logger } from '../util/logger';
-import type { Disposable } from '../util/disposable';
+import { DisposableStore, type Disposable } from '../util/disposable';
+import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import { PermissionBroker } from './permissionBroker';
+
+/** What a session's services get to work with. */
+export interface SessionContext {
+  /** The session's cwd: the first workspace folder. */
+  cwd: string;
+  thread: ThreadModel;
+  logger: Logger;
+}
+
+/**
+ * Optional services a session offers the agent. Each is created per agent connection and
+ * disposed when it ends; a missing one is simply not advertised.
+ */
+export interface SessionServices {
+  createFs?(context: SessionContext): FsPort & Disposable;
+  createTerminals?(context: SessionContext): TerminalPort & Disposable;
+}
 
 export interface SessionEnvironment {
   /** The session's cwd; null when no folder is open. */
@@ -18,6 +36,7 @@ export interface SessionEnvironment {
   trusted: boolean;
   frames: FrameStore;
   logger: Logger;
+  services?: SessionServices;
 }
 
 /** If the agent never answers a cancelled prompt, the turn still ends for the user. */
@@ -33,6 +52,7 @@ export class SessionController implements Disposable {
   private readonly log: Logger;
   private process: AgentProcess | null = null;
   private connection: AcpConnection | null = null;
+  private connectionServices = new DisposableStore();
   private sessionId: string | null = null;
   private starting: Promise<boolean> | null = null;
   private activeTurn: { cancelTimer: NodeJS.Timeout | null; ended: boolean } | null = null;
@@ -121,6 +141,7 @@ export class SessionController implements Disposable {
   async stopAgent(): Promise<void> {
     const process = this.process;
     this.permissions.cancelAll();
+    this.connectionServices.dispose();
     this.connection?.close();
     this.connection = null;
     this.sessionId = null;
@@ -163,9 +184,18 @@ export class SessionController implements Disposable {
     this.process = agentProcess;
     agentProcess.onStderrLine((line) => this.log.debug(`stderr: ${line}`));
     void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
+    const services = new DisposableStore();
+    this.connectionServices = services;
+    const context: SessionContext = { cwd, thread: this.thread, logger: this.log };
+    const fs = this.environment.services?.createFs?.(context) ?? null;
+    const terminals = this.environment.services?.createTerminals?.(context) ?? null;
+    if (fs) services.add(fs);
+    if (terminals) services.add(terminals);
     const connection = new AcpConnection(agentProcess, (frame) => this.environment.frames.record(frame), {
       sessionUpdate: (notification) => this.onSessionUpdate(notification),
       requestPermission: (params, signal) => this.permissions.request(params, signal),
+      fs,
+      terminals,
     });
     this.connection = connection;
     try {
@@ -223,6 +253,7 @@ export class SessionController implements Disposable {
     const message = describeExit(this.agent.label, exit);
     this.log.error(message);
     this.process = null;
+    this.connectionServices.dispose();
     this.connection?.close();
     this.connection = null;
     this.sessionId = null;

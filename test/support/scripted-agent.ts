@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
 import { CancelFlags, PERMISSION_OPTIONS, promptText, sleep, stdioStream, streamText, update } from '../../src/demo-agent/agentKit';
+import type { Scenario, ScriptedSession } from './scenarios/scenario';
 
 const exitOnStart = process.env.SCRIPTED_AGENT_EXIT_ON_START;
 if (exitOnStart) {
@@ -26,11 +27,12 @@ if (exitOnStart) {
 }
 
 const cancels = new CancelFlags();
+const sessions = new Map<string, ScriptedSession>();
+let clientCapabilities: acp.ClientCapabilities = {};
 let nextSession = 1;
 
-type Scenario = (client: acp.AgentContext, sessionId: string, rest: string, signal: AbortSignal) => Promise<acp.StopReason>;
 
-const scenarios: Record<string, Scenario> = {
+const coreScenarios: Record<string, Scenario> = {
   async echo(client, sessionId, rest, signal) {
     return (await streamText(client, sessionId, `You said: ${rest}`, { chunkSize: 5, signal })) ? 'end_turn' : 'cancelled';
   },
@@ -94,24 +96,35 @@ const scenarios: Record<string, Scenario> = {
   },
 };
 
+// Topic scenario modules add themselves here.
+const scenarios: Record<string, Scenario> = { ...coreScenarios };
+
 acp
   .agent({ name: 'scripted-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
+  .onRequest(acp.methods.agent.initialize, (ctx) => {
+    clientCapabilities = ctx.params.clientCapabilities ?? {};
+    return {
     protocolVersion: acp.PROTOCOL_VERSION,
     agentCapabilities: { loadSession: false },
     agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
     authMethods: [],
-  }))
-  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: `scripted-${nextSession++}` }))
+    };
+  })
+  .onRequest(acp.methods.agent.session.new, (ctx) => {
+    const sessionId = `scripted-${nextSession++}`;
+    sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });
+    return { sessionId };
+  })
   .onNotification(acp.methods.agent.session.cancel, (ctx) => cancels.cancel(ctx.params.sessionId))
   .onRequest(acp.methods.agent.session.prompt, async (ctx) => {
     const text = promptText(ctx.params.prompt);
     const [word = 'echo', ...restWords] = text.split(/\s+/);
     const scenario = scenarios[word];
     const signal = cancels.begin(ctx.params.sessionId);
+    const session = sessions.get(ctx.params.sessionId) ?? { cwd: process.cwd(), clientCapabilities };
     const stopReason = scenario
-      ? await scenario(ctx.client, ctx.params.sessionId, restWords.join(' '), signal)
-      : await (scenarios.echo as Scenario)(ctx.client, ctx.params.sessionId, text, signal);
+      ? await scenario(ctx.client, ctx.params.sessionId, restWords.join(' '), signal, session)
+      : await (scenarios.echo as Scenario)(ctx.client, ctx.params.sessionId, text, signal, session);
     return { stopReason };
   })
   .connect(stdioStream());

@@ -18,6 +18,8 @@ export interface SessionContext {
   cwd: string;
   thread: ThreadModel;
   logger: Logger;
+  /** Every `session/update` of this session, after the thread applied it. */
+  onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
 }
 
 /**
@@ -60,6 +62,7 @@ export class SessionController implements Disposable {
   private connectionState: ConnectionView;
   private readonly connectionEmitter = new Emitter<ConnectionView>();
   private readonly turnEmitter = new Emitter<TurnView>();
+  private readonly updateEmitter = new Emitter<acp.SessionUpdate>();
   readonly onConnectionChanged = this.connectionEmitter.event;
   readonly onTurnChanged = this.turnEmitter.event;
   newSessionResponse: acp.NewSessionResponse | null = null;
@@ -162,6 +165,7 @@ export class SessionController implements Disposable {
     void this.stopAgent();
     this.connectionEmitter.dispose();
     this.turnEmitter.dispose();
+    this.updateEmitter.dispose();
   }
 
   private async open(): Promise<boolean> {
@@ -186,7 +190,7 @@ export class SessionController implements Disposable {
     void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
     const services = new DisposableStore();
     this.connectionServices = services;
-    const context: SessionContext = { cwd, thread: this.thread, logger: this.log };
+    const context: SessionContext = { cwd, thread: this.thread, logger: this.log, onUpdate: this.updateEmitter.event };
     const fs = this.environment.services?.createFs?.(context) ?? null;
     const terminals = this.environment.services?.createTerminals?.(context) ?? null;
     if (fs) services.add(fs);
@@ -246,6 +250,7 @@ export class SessionController implements Disposable {
       return;
     }
     this.thread.applyUpdate(notification.update);
+    this.updateEmitter.fire(notification.update);
   }
 
   private onProcessExit(agentProcess: AgentProcess, exit: AgentExit): void {

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { EditorFsService, type FsDecisions } from '../../src/fs/fsService';
+import { sliceLines } from '../../src/fs/textContent';
+import { silentLogger } from '../../src/util/logger';
+import { DiskBackedDocuments } from '../support/memoryDocuments';
+
+let root: string;
+let workspace: string;
+let outside: string;
+let documents: DiskBackedDocuments;
+let asked: string[];
+let recorded: { path: string; before: string | null; after: string | null }[];
+
+function service(decisions: Partial<FsDecisions> = {}): EditorFsService {
+  return new EditorFsService({
+    cwd: workspace,
+    roots: () => [workspace],
+    documents,
+    decisions: {
+      allowOutsideRoots: async (path, operation) => {
+        asked.push(`${operation} ${path}`);
+        return false;
+      },
+      overwriteUserChanges: async () => false,
+      ...decisions,
+    },
+    changes: { record: (path, change) => recorded.push({ path, before: change.before, after: change.after }) },
+    currentEditToolCall: () => undefined,
+    logger: silentLogger,
+  });
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'tandem-fs-'));
+  workspace = join(root, 'workspace');
+  outside = join(root, 'outside');
+  mkdirSync(workspace);
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'top secret\n');
+  documents = new DiskBackedDocuments();
+  asked = [];
+  recorded = [];
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('fs/read_text_file', () => {
+  test('an open buffer wins over the disk: unsaved text is what the agent reads', async () => {
+    const file = join(workspace, 'a.ts');
+    writeFileSync(file, 'on disk\n');
+    documents.open.set(file, 'unsaved edit\n');
+    assert.deepEqual(await service().readTextFile({ sessionId: 's', path: file }), { content: 'unsaved edit\n' });
+  });
+
+  test('line is 1-based, limit counts lines, past the end yields what exists', async () => {
+    assert.equal(sliceLines('a\nb\nc\n', 2, 1), 'b\n');
+    assert.equal(sliceLines('a\nb\nc', 3, 10), 'c');
+    assert.equal(sliceLines('a\nb\n', 9, 2), '');
+    const file = join(workspace, 'lines.txt');
+    writeFileSync(file, 'one\ntwo\nthree\n');
+    assert.deepEqual(await service().readTextFile({ sessionId: 's', path: file, line: 2, limit: 2 }), { content: 'two\nthree\n' });
+  });
+
+  test('a missing file is "Resource not found", binary and huge files are clear errors', async () => {
+    await assert.rejects(service().readTextFile({ sessionId: 's', path: join(workspace, 'nope.txt') }), /Resource not found/);
+    writeFileSync(join(workspace, 'img.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
+    await assert.rejects(service().readTextFile({ sessionId: 's', path: join(workspace, 'img.png') }), /binary file/);
+    writeFileSync(join(workspace, 'big.txt'), Buffer.alloc(11 * 1024 * 1024, 97));
+    await assert.rejects(service().readTextFile({ sessionId: 's', path: join(workspace, 'big.txt') }), /over the 10 MB limit/);
+  });
+});
+
+describe('paths outside the workspace', () => {
+  test('../, absolute paths and symlinks out are never served without a yes', async () => {
+    symlinkSync(outside, join(workspace, 'link'));
+    const attempts = [join(workspace, '..', 'outside', 'secret.txt'), join(outside, 'secret.txt'), join(workspace, 'link', 'secret.txt'), '../outside/secret.txt'];
+    for (const path of attempts) {
+      await assert.rejects(service().readTextFile({ sessionId: 's', path }), /outside the workspace and the user did not allow/);
+    }
+    await assert.rejects(service().writeTextFile({ sessionId: 's', path: join(workspace, 'link', 'new.txt'), content: 'x' }), /did not allow this write/);
+    assert.equal(asked.length, 5);
+    assert.match(asked[2] ?? '', /link\/secret.txt \(really .*outside\/secret.txt\)/);
+    assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'top secret\n');
+    assert.deepEqual(recorded, []);
+  });
+
+  test('with the user\'s yes the path is served, once asked per path and operation', async () => {
+    const fs = service({ allowOutsideRoots: async (path) => (asked.push(path), true) });
+    const path = join(outside, 'secret.txt');
+    assert.deepEqual(await fs.readTextFile({ sessionId: 's', path }), { content: 'top secret\n' });
+    await fs.readTextFile({ sessionId: 's', path });
+    assert.equal(asked.length, 1);
+  });
+});
+
+describe('fs/write_text_file', () => {
+  test('creates the file and its folders, and records the change with no base', async () => {
+    const file = join(workspace, 'deep', 'er', 'new.md');
+    await service().writeTextFile({ sessionId: 's', path: file, content: '# New\n' });
+    assert.equal(readFileSync(file, 'utf8'), '# New\n');
+    assert.deepEqual(recorded, [{ path: file, before: null, after: '# New\n' }]);
+  });
+
+  test('keeps CRLF line endings and the BOM of the file it replaces', async () => {
+    const file = join(workspace, 'win.txt');
+    writeFileSync(file, '\uFEFFone\r\ntwo\r\n');
+    await service().writeTextFile({ sessionId: 's', path: file, content: 'one\nTWO\nthree\n' });
+    assert.deepEqual(readFileSync(file), Buffer.from('\uFEFFone\r\nTWO\r\nthree\r\n'));
+  });
+
+  test('a user edit after the agent read is not clobbered unless the user says so', async () => {
+    const file = join(workspace, 'shared.ts');
+    writeFileSync(file, 'v1\n');
+    const keepMine = service();
+    await keepMine.readTextFile({ sessionId: 's', path: file });
+    documents.open.set(file, 'v1\nuser line\n');
+    await assert.rejects(keepMine.writeTextFile({ sessionId: 's', path: file, content: 'agent v2\n' }), /changed .* after you read it/);
+    assert.equal(documents.open.get(file), 'v1\nuser line\n');
+    assert.deepEqual(recorded, []);
+
+    const overwrite = service({ overwriteUserChanges: async () => true });
+    await overwrite.readTextFile({ sessionId: 's', path: file });
+    documents.open.set(file, 'v1\nuser line\nmore\n');
+    await overwrite.writeTextFile({ sessionId: 's', path: file, content: 'agent v2\n' });
+    assert.equal(documents.open.get(file), 'agent v2\n');
+    assert.deepEqual(recorded, [{ path: file, before: 'v1\nuser line\nmore\n', after: 'agent v2\n' }]);
+  });
+});

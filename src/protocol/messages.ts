@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentChoiceView, ConnectionView, PanelState, ThreadDelta, TurnView } from './viewModel';
+import { reviewActions, type ReviewView } from './reviewView';
 
 /** Host -> webview. Each `type` carries exactly its payload. */
 export type HostToWebview =
@@ -9,7 +10,8 @@ export type HostToWebview =
   | { type: 'turnChanged'; turn: TurnView }
   | { type: 'agentsChanged'; agents: AgentChoiceView[]; selectedAgentId: string }
   | { type: 'sessionTitleChanged'; title: string | null }
-  | { type: 'focusComposer' };
+  | { type: 'focusComposer' }
+  | { type: 'reviewChanged'; review: ReviewView };
 
 export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
 export type PanelAction = (typeof panelActions)[number];
@@ -30,6 +32,12 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('runAction'), action: z.enum(panelActions) }),
   z.object({ type: z.literal('openLink'), href: z.string().min(1).max(8192) }),
+  z.object({
+    type: z.literal('reviewAction'),
+    action: z.enum(reviewActions),
+    path: z.string().min(1).max(4096).nullable(),
+    hunkId: z.string().min(1).max(200).nullable(),
+  }),
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -103,6 +103,8 @@ export interface TurnView {
   running: boolean;
 }
 
+import type { ReviewView } from './reviewView';
+
 export interface PanelState {
   agents: AgentChoiceView[];
   selectedAgentId: string;
@@ -110,4 +112,5 @@ export interface PanelState {
   turn: TurnView;
   sessionTitle: string | null;
   entries: ThreadEntry[];
+  review: ReviewView;
 }

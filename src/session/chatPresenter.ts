@@ -5,6 +5,8 @@ import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { errorMessage } from '../util/logger';
 import { DeltaBatcher } from './deltaBatcher';
+import type { ReviewSource } from './reviewSource';
+import { emptyReview } from '../protocol/reviewView';
 import { SessionController, type SessionEnvironment } from './sessionController';
 
 /** What only the editor can do for the panel. */
@@ -26,6 +28,7 @@ export class ChatPresenter implements Disposable {
   private sessionSubscriptions = new DisposableStore();
   private readonly batcher: DeltaBatcher;
   private viewReady = false;
+  private reviewSubscription: Disposable | null = null;
 
   constructor(
     private readonly loadAgents: () => AgentDefinition[],
@@ -33,12 +36,14 @@ export class ChatPresenter implements Disposable {
     private readonly environment: SessionEnvironment,
     private readonly post: (message: HostToWebview) => void,
     private readonly actions: EditorActions,
+    private readonly review: ReviewSource | null = null,
   ) {
     const agents = loadAgents();
     this.agents = agents;
     this.selectedAgentId = agents.some((agent) => agent.id === selectedAgentId) ? selectedAgentId : (agents[0]?.id ?? '');
     this.batcher = new DeltaBatcher((deltas) => this.send({ type: 'threadDeltas', deltas }));
     this.session = this.createSession();
+    if (review) this.reviewSubscription = review.onDidChange(() => this.send({ type: 'reviewChanged', review: review.view() }));
   }
 
   get currentSession(): SessionController {
@@ -53,6 +58,7 @@ export class ChatPresenter implements Disposable {
       turn: this.session.turnView,
       sessionTitle: this.session.thread.facts.title,
       entries: this.session.thread.snapshot(),
+      review: this.review?.view() ?? emptyReview,
     };
   }
 
@@ -84,6 +90,9 @@ export class ChatPresenter implements Disposable {
       case 'openLink':
         this.actions.openLink(message.href);
         return;
+      case 'reviewAction':
+        await this.review?.act({ action: message.action, path: message.path, hunkId: message.hunkId });
+        return;
       default:
         assertNever(message, 'webview message');
     }
@@ -92,7 +101,7 @@ export class ChatPresenter implements Disposable {
   async sendPrompt(text: string): Promise<void> {
     if (this.session.turnView.running) return;
     try {
-      await this.session.prompt(text);
+      await this.session.prompt(text, this.review?.takePromptNotes() ?? []);
     } catch (error) {
       this.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
     }
@@ -148,6 +157,7 @@ export class ChatPresenter implements Disposable {
   }
 
   dispose(): void {
+    this.reviewSubscription?.dispose();
     this.sessionSubscriptions.dispose();
     this.session.dispose();
     this.batcher.dispose();

@@ -95,7 +95,8 @@ export class SessionController implements Disposable {
     return this.starting;
   }
 
-  async prompt(text: string): Promise<void> {
+  /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
+  async prompt(text: string, notes: readonly string[] = []): Promise<void> {
     if (this.activeTurn) throw new Error('A turn is already running.');
     this.thread.addUserMessage(text);
     const turn = { cancelTimer: null as NodeJS.Timeout | null, ended: false };
@@ -110,7 +111,9 @@ export class SessionController implements Disposable {
     }
     const agentProcess = this.process;
     try {
-      const response = await connection.prompt(sessionId, [{ type: 'text', text }]);
+      const blocks: acp.ContentBlock[] = notes.map((note) => ({ type: 'text', text: note }));
+      blocks.push({ type: 'text', text });
+      const response = await connection.prompt(sessionId, blocks);
       this.finishTurn(turn, response.stopReason, null);
     } catch (error) {
       // A dead agent closes the connection a moment before its exit is seen: report the exit.

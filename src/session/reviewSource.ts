@@ -1,0 +1,11 @@
+import type { ReviewRequest, ReviewView } from '../protocol/reviewView';
+import type { Disposable } from '../util/disposable';
+
+/** Pending agent changes as the panel sees them; the editor side implements it. */
+export interface ReviewSource {
+  view(): ReviewView;
+  onDidChange(listener: () => void): Disposable;
+  act(request: ReviewRequest): Promise<void>;
+  /** What the user undid since the last prompt, for a short note to the agent (then cleared). */
+  takePromptNotes(): string[];
+}

@@ -20,6 +20,8 @@ import { claudeAgentSpec } from '../test/support/real-agents';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import { repoRoot, scriptedAgentDefinition } from '../test/support/scriptedAgentSpec';
 import { measureHandshake, type HandshakeResult, type HandshakeTarget } from './handshake';
+import { runReviewBench } from './review';
+import { runFsReadBench } from './fsRead';
 import { count, ms, perSecond, ratio, table } from './report';
 import { Cleanup, compileScriptedAgent, makeScratch, type Timed } from './resources';
 import { median, round, summarize, type Summary } from './stats';
@@ -343,6 +345,11 @@ async function main(): Promise<void> {
     totalSeconds: round(totalSeconds, 1),
   };
   process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
+
+  // Feature benchmarks print their own tables and JSON lines.
+  process.stdout.write('\n3. Review: change ledger\n');
+  await runReviewBench({ quick: options.quick });
+  await runFsReadBench({ quick: options.quick });
 }
 
 function roundSummary(summary: Summary): Summary {

@@ -9,6 +9,9 @@ import { registerCommands } from './vscode/commands';
 import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './vscode/trafficChannel';
+import { createReviewFeature } from './vscode/review/reviewFeature';
+import { readMcpServers } from './vscode/mcpSettings';
+import { createTerminalFeature } from './vscode/terminalFeature';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
 
@@ -26,11 +29,16 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   const traffic = new TrafficChannel(frames);
   context.subscriptions.push(traffic);
 
+  const { review, createFs } = createReviewFeature(context, logger);
+  const terminals = createTerminalFeature(context, logger);
   const environment: SessionEnvironment = {
     workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? null,
     trusted: vscode.workspace.isTrusted,
     frames,
     logger,
+    mcpServers: () => readMcpServers(logger),
+    services: { createFs, createTerminals: terminals.createTerminals },
+    signIn: terminals.signIn,
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);
@@ -45,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     showTraffic: () => traffic.show(),
     openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
-  });
+    mirrorTerminals: terminals.mirrorTerminals,
+  }, review);
   context.subscriptions.push(presenter);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));

@@ -8,6 +8,9 @@ import { onHostMessage, postToHost } from './vscodeApi';
 import { ComposerView } from './views/composer';
 import { HeaderView } from './views/header';
 import { ThreadView } from './views/threadView';
+import { terminalPanes } from './views/terminalView';
+import { ChangesBar } from './views/changesBar';
+import { reviewStore } from './reviewStore';
 
 const root = document.getElementById('tandem-root') as HTMLElement;
 const header = new HeaderView();
@@ -15,7 +18,12 @@ const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 
 const thread = new ThreadView(threadElement);
 const composer = new ComposerView();
 const title = el('div', { class: 'session-title', id: 'session-title', hidden: '' });
-root.append(header.element, title, threadElement, composer.element);
+const changesBar = new ChangesBar();
+root.append(header.element, title, threadElement, changesBar.element, composer.element);
+reviewStore.subscribe(() => {
+  changesBar.render(reviewStore.view);
+  thread.refreshDiffCards();
+});
 
 function setTitle(text: string | null): void {
   title.hidden = !text;
@@ -29,7 +37,9 @@ function handle(message: HostToWebview): void {
       header.setConnection(message.state.connection);
       composer.setRunning(message.state.turn.running);
       setTitle(message.state.sessionTitle);
+      terminalPanes.reset(message.state.terminals);
       thread.reset(message.state.entries);
+      reviewStore.set(message.state.review);
       return;
     case 'threadDeltas':
       thread.apply(message.deltas);
@@ -48,6 +58,12 @@ function handle(message: HostToWebview): void {
       return;
     case 'focusComposer':
       composer.focus();
+      return;
+    case 'reviewChanged':
+      reviewStore.set(message.review);
+      return;
+    case 'terminalDeltas':
+      terminalPanes.apply(message.changed, message.output);
       return;
   }
 }

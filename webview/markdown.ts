@@ -29,7 +29,7 @@ markdown.renderer.rules.image = (tokens, index) => {
   const token = tokens[index];
   const src = String(token?.attrGet('src') ?? '');
   const alt = token?.content || 'image';
-  return `<a href="${escapeHtml(src)}" class="image-link" title="Open image ${escapeHtml(src)}">🖼 ${escapeHtml(alt)}</a>`;
+  return `<a href="${escapeHtml(src)}" class="image-link" title="Open image ${escapeHtml(src)}"><span class="codicon codicon-file-media"></span> ${escapeHtml(alt)}</a>`;
 };
 
 const allowedLink = /^(https?:|file:|#|\/|\.{0,2}\/|[\w.-]+(\/|$|#L\d+))/i;

@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentProcess } from './agentProcess';
 import { lineTee, type FrameListener } from './frames';
-import { clientCapabilities, clientInfo } from './clientCapabilities';
+import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, FsPort, TerminalPort } from './clientPorts';
 
 function offered<T>(port: T | null, method: string): T {
@@ -41,10 +41,11 @@ export class AcpConnection {
     return this.connection.closed;
   }
 
-  async initialize(): Promise<acp.InitializeResponse> {
+  /** `offered`: what the session offers beyond the ports (display terminals, terminal sign-in). */
+  async initialize(offered: Pick<OfferedServices, 'terminalOutput' | 'terminalAuth'> = {}): Promise<acp.InitializeResponse> {
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilities({ fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
+      clientCapabilities: clientCapabilities({ ...offered, fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
     });
     this.initializeResponse = response;
@@ -55,8 +56,30 @@ export class AcpConnection {
     return this.connection.agent.request(acp.methods.agent.authenticate, { methodId });
   }
 
-  newSession(cwd: string): Promise<acp.NewSessionResponse> {
-    return this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+  }
+
+  /** The agent replays the session's history as `session/update`s before it answers. */
+  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+    return this.connection.agent.request<acp.LoadSessionResponse, acp.LoadSessionRequest>(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
+  }
+
+  /** Reconnects to a session without replay: the client shows the transcript it kept. */
+  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+  }
+
+  listSessions(cwd: string, cursor: string | null): Promise<acp.ListSessionsResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.list, { cwd, cursor });
+  }
+
+  closeSession(sessionId: string): Promise<unknown> {
+    return this.connection.agent.request(acp.methods.agent.session.close, { sessionId });
+  }
+
+  deleteSession(sessionId: string): Promise<unknown> {
+    return this.connection.agent.request(acp.methods.agent.session.delete, { sessionId });
   }
 
   prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_p
 import type { Readable, Writable } from 'node:stream';
 import { BoundedLog } from '../util/ringBuffer';
 import type { Disposable } from '../util/disposable';
+import { signalGroup, startReaper } from '../util/processGroup';
 
 export interface AgentLaunch {
   command: string;
@@ -117,13 +118,7 @@ export class AgentProcess implements Disposable {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group is already gone.
-    }
+    signalGroup(this.child.pid, signal);
   }
 
   private takeStderr(chunk: string): void {
@@ -142,24 +137,6 @@ export class AgentProcess implements Disposable {
     const line = rawLine.replace(/\r$/, '');
     this.stderr.push(line);
     for (const listener of this.stderrListeners) listener(line);
-  }
-}
-
-/**
- * If the editor's extension host dies without disposing (killed, crashed), nothing would stop
- * the agent's process group. A tiny shell watches the host and ends the group when it is gone.
- */
-const REAPER_SCRIPT = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -TERM -"$2" 2>/dev/null; sleep 2; kill -KILL -"$2" 2>/dev/null';
-
-function startReaper(agentPid: number | undefined): ChildProcess | null {
-  if (agentPid === undefined || process.platform === 'win32') return null;
-  try {
-    const reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'tandem-reaper', String(process.pid), String(agentPid)], { detached: true, stdio: 'ignore' });
-    reaper.on('error', () => undefined);
-    reaper.unref();
-    return reaper;
-  } catch {
-    return null;
   }
 }
 

@@ -3,6 +3,10 @@ import type * as acp from '@agentclientprotocol/sdk';
 export interface OfferedServices {
   fs: boolean;
   terminals: boolean;
+  /** Display terminals that agents report in tool-call `_meta` are shown (Claude Code, Codex). */
+  terminalOutput?: boolean;
+  /** Login programs of `terminal` auth methods (and the legacy `_meta["terminal-auth"]`) are run. */
+  terminalAuth?: boolean;
 }
 
 /**
@@ -10,9 +14,14 @@ export interface OfferedServices {
  * an agent that believes the client serves `fs/*` will stop touching the disk itself.
  */
 export function clientCapabilities(offered: OfferedServices): acp.ClientCapabilities {
+  const meta: Record<string, boolean> = {};
+  if (offered.terminalOutput) meta.terminal_output = true;
+  if (offered.terminalAuth) meta['terminal-auth'] = true;
   return {
     fs: { readTextFile: offered.fs, writeTextFile: offered.fs },
     terminal: offered.terminals,
+    ...(offered.terminalAuth ? { auth: { terminal: true } } : {}),
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   };
 }
 

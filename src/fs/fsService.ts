@@ -35,6 +35,11 @@ export interface FsServiceOptions {
   changes: ChangeRecorder;
   /** The edit tool call a write most likely belongs to (agents do not say). */
   currentEditToolCall(): string | undefined;
+  /**
+   * How to answer a read of a file that does not exist: the spec's "resource not found"
+   * error, or empty text for agents that can only create files that way (see agentQuirks).
+   */
+  missingFileReadsAsEmpty(): boolean;
   logger: Logger;
 }
 
@@ -54,7 +59,7 @@ export class EditorFsService implements FsPort, Disposable {
     const path = await this.checkedPath(params.path, 'read');
     const text = await this.currentText(path);
     if (text === null) {
-      // Message words Gemini CLI maps to ENOENT, which lets it create the file.
+      if (this.options.missingFileReadsAsEmpty()) return { content: '' };
       throw acp.RequestError.resourceNotFound(path);
     }
     this.lastSeen.set(path, text);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { AgentChoiceView, ConnectionView, PanelState, ThreadDelta, TurnView } from './viewModel';
 import { reviewActions, type ReviewView } from './reviewView';
+import { terminalActions, type TerminalOutputView, type TerminalStateView } from './terminalView';
+import type { ConversationView, MentionView, PermissionsView } from './conversationView';
+import { conversationMessageSchemas, promptContextFields } from './conversationMessages';
 
 /** Host -> webview. Each `type` carries exactly its payload. */
 export type HostToWebview =
@@ -11,7 +14,14 @@ export type HostToWebview =
   | { type: 'agentsChanged'; agents: AgentChoiceView[]; selectedAgentId: string }
   | { type: 'sessionTitleChanged'; title: string | null }
   | { type: 'focusComposer' }
-  | { type: 'reviewChanged'; review: ReviewView };
+  | { type: 'reviewChanged'; review: ReviewView }
+  /** Terminal states that changed and new output since the last message, batched and bounded. */
+  | { type: 'terminalDeltas'; changed: TerminalStateView[]; output: TerminalOutputView[] }
+  /** Pickers, usage meter, slash commands and prompt support of the current session. */
+  | { type: 'conversationChanged'; conversation: ConversationView }
+  | { type: 'permissionsChanged'; permissions: PermissionsView }
+  /** The answer to the webview's `requestMentions` with the same id. */
+  | { type: 'mentionCandidates'; requestId: number; items: MentionView[] };
 
 export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
 export type PanelAction = (typeof panelActions)[number];
@@ -22,7 +32,7 @@ export type PanelAction = (typeof panelActions)[number];
  */
 const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000), ...promptContextFields }),
   z.object({ type: z.literal('cancelTurn') }),
   z.object({ type: z.literal('selectAgent'), agentId: z.string().min(1).max(200) }),
   z.object({
@@ -38,6 +48,9 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
     path: z.string().min(1).max(4096).nullable(),
     hunkId: z.string().min(1).max(200).nullable(),
   }),
+  z.object({ type: z.literal('terminalAction'), terminalId: z.string().min(1).max(200), action: z.enum(terminalActions) }),
+  z.object({ type: z.literal('signIn'), methodId: z.string().min(1).max(200) }),
+  ...conversationMessageSchemas,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

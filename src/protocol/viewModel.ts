@@ -84,13 +84,16 @@ export type ConnectionPhase =
   | 'ready'         // session open
   | 'exited'        // the agent process ended (crash or exit)
   | 'failed'        // could not start (not installed, handshake error)
-  | 'restricted';   // Restricted Mode: agents are not spawned
+  | 'restricted'    // Restricted Mode: agents are not spawned
+  | 'signInRequired'; // the agent answered "authentication required": sign-in methods are offered
 
 export interface ConnectionView {
   phase: ConnectionPhase;
   /** One clear sentence for the user when something is wrong or going on. */
   message: string | null;
   agentName: string | null;
+  /** With phase `signInRequired`: the ways to sign in the agent offers. */
+  signIn?: SignInMethodView[];
 }
 
 export interface AgentChoiceView {
@@ -104,6 +107,7 @@ export interface TurnView {
 }
 
 import type { ReviewView } from './reviewView';
+import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
 
 export interface PanelState {
   agents: AgentChoiceView[];
@@ -113,4 +117,5 @@ export interface PanelState {
   sessionTitle: string | null;
   entries: ThreadEntry[];
   review: ReviewView;
+  terminals: TerminalSnapshotView[];
 }

@@ -8,6 +8,14 @@ import { DeltaBatcher } from './deltaBatcher';
 import type { ReviewSource } from './reviewSource';
 import { emptyReview } from '../protocol/reviewView';
 import { SessionController, type SessionEnvironment } from './sessionController';
+import type { TerminalAction } from '../protocol/terminalView';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import { TerminalFeed } from './terminalFeed';
+
+/** A session's terminals mirrored in the editor's terminal panel. */
+export interface TerminalMirrorHandle extends Disposable {
+  reveal(terminalId: string): void;
+}
 
 /** What only the editor can do for the panel. */
 export interface EditorActions {
@@ -15,6 +23,8 @@ export interface EditorActions {
   showTraffic(): void;
   openLink(href: string): void;
   rememberAgent(agentId: string): void;
+  /** Mirrors the session's terminals in the editor's terminal panel, until disposed. */
+  mirrorTerminals?(displays: TerminalDisplays): TerminalMirrorHandle;
 }
 
 /**
@@ -29,6 +39,8 @@ export class ChatPresenter implements Disposable {
   private readonly batcher: DeltaBatcher;
   private viewReady = false;
   private reviewSubscription: Disposable | null = null;
+  private terminalFeed: TerminalFeed | null = null;
+  private terminalMirror: TerminalMirrorHandle | null = null;
 
   constructor(
     private readonly loadAgents: () => AgentDefinition[],
@@ -59,6 +71,7 @@ export class ChatPresenter implements Disposable {
       sessionTitle: this.session.thread.facts.title,
       entries: this.session.thread.snapshot(),
       review: this.review?.view() ?? emptyReview,
+      terminals: this.session.terminalDisplays.snapshot(),
     };
   }
 
@@ -66,6 +79,7 @@ export class ChatPresenter implements Disposable {
   detachView(): void {
     this.viewReady = false;
     this.batcher.discard();
+    this.terminalFeed?.discard();
   }
 
   async handle(message: WebviewToHost): Promise<void> {
@@ -73,6 +87,7 @@ export class ChatPresenter implements Disposable {
       case 'ready':
         this.viewReady = true;
         this.batcher.discard();
+        this.terminalFeed?.discard();
         this.post({ type: 'snapshot', state: this.state() });
         if (this.session.connectionView.phase === 'idle') void this.session.start();
         return;
@@ -92,6 +107,11 @@ export class ChatPresenter implements Disposable {
         return;
       case 'reviewAction':
         await this.review?.act({ action: message.action, path: message.path, hunkId: message.hunkId });
+        return;
+      case 'terminalAction':
+        return this.terminalAction(message.terminalId, message.action);
+      case 'signIn':
+        await this.session.signIn(message.methodId);
         return;
       default:
         assertNever(message, 'webview message');
@@ -145,6 +165,21 @@ export class ChatPresenter implements Disposable {
     }
   }
 
+  async terminalAction(terminalId: string, action: TerminalAction): Promise<void> {
+    const displays = this.session.terminalDisplays;
+    switch (action) {
+      case 'kill':
+        // Tandem stops the commands it runs; one the agent runs itself stops with the turn.
+        if (!displays.stop(terminalId) && displays.view(terminalId)?.running) await this.session.cancel();
+        return;
+      case 'reveal':
+        this.terminalMirror?.reveal(terminalId);
+        return;
+      default:
+        assertNever(action, 'terminal action');
+    }
+  }
+
   /** The agent settings changed. */
   reloadAgents(): void {
     const agents = this.loadAgents();
@@ -185,9 +220,13 @@ export class ChatPresenter implements Disposable {
     }));
     subscriptions.add(session.onTurnChanged((turn) => {
       this.batcher.flush();
+      this.terminalFeed?.flush();
       this.send({ type: 'turnChanged', turn });
       this.send({ type: 'sessionTitleChanged', title: session.thread.facts.title });
     }));
+    const feed = subscriptions.add(new TerminalFeed(session.terminalDisplays, (changed, output) => this.send({ type: 'terminalDeltas', changed, output })));
+    this.terminalFeed = feed;
+    this.terminalMirror = this.actions.mirrorTerminals ? subscriptions.add(this.actions.mirrorTerminals(session.terminalDisplays)) : null;
     this.sessionSubscriptions = subscriptions;
     return session;
   }

@@ -11,6 +11,10 @@ import { errorMessage, taggedLogger, type Logger } from '../util/logger';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import { PermissionBroker } from './permissionBroker';
+import { historyCapabilities, openSession, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
+import { serversForAgent, type McpServerChoice } from '../agents/mcpServers';
+import { TerminalDisplays } from '../terminals/terminalDisplays';
+import { isAuthRequired, loginCommand, signInMethods, type SignInRunner } from './signIn';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -20,6 +24,10 @@ export interface SessionContext {
   logger: Logger;
   /** Every `session/update` of this session, after the thread applied it. */
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /** Who the agent said it is in `initialize` (null until then). */
+  agentInfo(): acp.Implementation | null;
+  /** The session's terminals as the user sees them; a terminal service feeds its own in. */
+  terminalDisplays: TerminalDisplays;
 }
 
 /**
@@ -39,6 +47,10 @@ export interface SessionEnvironment {
   frames: FrameStore;
   logger: Logger;
   services?: SessionServices;
+  /** The user's MCP servers, passed to agents in session/new, load and resume. */
+  mcpServers?(): McpServerChoice[];
+  /** Runs agents' login programs; without it terminal sign-in is not offered. */
+  signIn?: SignInRunner;
 }
 
 /** If the agent never answers a cancelled prompt, the turn still ends for the user. */
@@ -50,6 +62,13 @@ const CANCEL_GRACE_MS = 5000;
  */
 export class SessionController implements Disposable {
   readonly thread = new ThreadModel();
+  /** Outlives agent connections: a card keeps its command's output after a restart. */
+  readonly terminalDisplays = new TerminalDisplays();
+  /** Set while the agent waits for the user to sign in; a prompt it refused is retried after. */
+  private signInState: { methods: acp.AuthMethod[]; retryPrompt: { text: string; notes: readonly string[] } | null } | null = null;
+  private retryingPrompt = false;
+  /** An agent-handled auth method the user picked, sent with `authenticate` on the next start. */
+  private chosenAgentAuth: string | null = null;
   private readonly permissions = new PermissionBroker(this.thread);
   private readonly log: Logger;
   private process: AgentProcess | null = null;
@@ -65,7 +84,9 @@ export class SessionController implements Disposable {
   private readonly updateEmitter = new Emitter<acp.SessionUpdate>();
   readonly onConnectionChanged = this.connectionEmitter.event;
   readonly onTurnChanged = this.turnEmitter.event;
-  newSessionResponse: acp.NewSessionResponse | null = null;
+  newSessionResponse: OpenedSession['response'] | null = null;
+  /** What the next start opens; reset to a new session once used. */
+  private openTarget: OpenTarget = { kind: 'new' };
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
     this.log = taggedLogger(environment.logger, `session ${agent.id}`);
@@ -98,7 +119,9 @@ export class SessionController implements Disposable {
   /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
   async prompt(text: string, notes: readonly string[] = []): Promise<void> {
     if (this.activeTurn) throw new Error('A turn is already running.');
-    this.thread.addUserMessage(text);
+    // A prompt retried after sign-in is already in the thread.
+    if (this.retryingPrompt) this.retryingPrompt = false;
+    else this.thread.addUserMessage(text);
     const turn = { cancelTimer: null as NodeJS.Timeout | null, ended: false };
     this.activeTurn = turn;
     this.turnEmitter.fire(this.turnView);
@@ -116,6 +139,11 @@ export class SessionController implements Disposable {
       const response = await connection.prompt(sessionId, blocks);
       this.finishTurn(turn, response.stopReason, null);
     } catch (error) {
+      if (isAuthRequired(error) && !turn.ended) {
+        this.finishTurn(turn, 'error', `${this.agent.label} needs you to sign in first.`);
+        await this.requireSignIn({ text, notes });
+        return;
+      }
       // A dead agent closes the connection a moment before its exit is seen: report the exit.
       if (agentProcess && (await exitedSoon(agentProcess))) return;
       if (turn.ended) return;
@@ -130,6 +158,7 @@ export class SessionController implements Disposable {
     const turn = this.activeTurn;
     if (!turn) return;
     this.permissions.cancelAll();
+    this.terminalDisplays.stopAll();
     if (this.connection && this.sessionId) {
       await this.connection.cancel(this.sessionId).catch((error: unknown) => this.log.warn(`session/cancel failed: ${errorMessage(error)}`));
     }
@@ -155,6 +184,46 @@ export class SessionController implements Disposable {
     if (process) await process.stop();
   }
 
+  get currentSessionId(): string | null {
+    return this.sessionId;
+  }
+
+  /** What this agent can do with earlier sessions (known once it was started). */
+  get history(): HistoryCapabilities {
+    return historyCapabilities(this.connection?.initializeResponse ?? null);
+  }
+
+  /**
+   * Opens an earlier session of this agent: `load` replays it into the thread, `resume`
+   * reconnects while the thread shows what Tandem kept. The agent is (re)started for it.
+   */
+  async openExisting(target: Exclude<OpenTarget, { kind: 'new' }>): Promise<boolean> {
+    await this.stopAgent();
+    this.openTarget = target;
+    this.setConnection({ phase: 'idle', message: null, agentName: this.agent.label });
+    return this.start();
+  }
+
+  /** Pages through the agent's own list of sessions for this workspace. */
+  async listAgentSessions(cursor: string | null = null): Promise<acp.ListSessionsResponse> {
+    if (!(await this.start()) || !this.connection || !this.environment.workspaceRoot) throw new Error(this.connectionState.message ?? 'The agent is not running.');
+    if (!this.history.list) throw new Error(`${this.agent.label} cannot list its sessions.`);
+    return this.connection.listSessions(this.environment.workspaceRoot, cursor);
+  }
+
+  async deleteAgentSession(sessionId: string): Promise<void> {
+    if (!this.connection || !this.history.delete) throw new Error(`${this.agent.label} cannot delete sessions.`);
+    await this.connection.deleteSession(sessionId);
+  }
+
+  /** Ends the open session on the agent's side (where it can), then stops the process. */
+  async close(): Promise<void> {
+    if (this.connection && this.sessionId && this.history.close) {
+      await this.connection.closeSession(this.sessionId).catch((error: unknown) => this.log.warn(`session/close failed: ${errorMessage(error)}`));
+    }
+    await this.stopAgent();
+  }
+
   async restart(): Promise<boolean> {
     await this.stopAgent();
     if (this.activeTurn) this.finishTurn(this.activeTurn, 'cancelled', null);
@@ -168,6 +237,7 @@ export class SessionController implements Disposable {
     void this.stopAgent();
     this.connectionEmitter.dispose();
     this.turnEmitter.dispose();
+    this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
   }
 
@@ -193,7 +263,7 @@ export class SessionController implements Disposable {
     void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
     const services = new DisposableStore();
     this.connectionServices = services;
-    const context: SessionContext = { cwd, thread: this.thread, logger: this.log, onUpdate: this.updateEmitter.event };
+    const context: SessionContext = { cwd, thread: this.thread, logger: this.log, onUpdate: this.updateEmitter.event, agentInfo: () => connection.initializeResponse?.agentInfo ?? null, terminalDisplays: this.terminalDisplays };
     const fs = this.environment.services?.createFs?.(context) ?? null;
     const terminals = this.environment.services?.createTerminals?.(context) ?? null;
     if (fs) services.add(fs);
@@ -206,22 +276,34 @@ export class SessionController implements Disposable {
     });
     this.connection = connection;
     try {
-      const init = await raceExit(connection.initialize(), agentProcess);
+      const init = await raceExit(connection.initialize({ terminalOutput: true, terminalAuth: this.environment.signIn !== undefined }), agentProcess);
       this.log.info(`initialized ${init.agentInfo?.name ?? 'agent'} ${init.agentInfo?.version ?? ''} (protocol ${init.protocolVersion})`);
       const auth = this.agent.authMethodWhenKeyInEnv;
       if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && init.authMethods?.some((method) => method.id === auth.methodId)) {
         await raceExit(connection.authenticate(auth.methodId), agentProcess);
       }
-      const session = await raceExit(connection.newSession(cwd), agentProcess);
+      if (this.chosenAgentAuth) await raceExit(connection.authenticate(this.chosenAgentAuth), agentProcess);
+      this.chosenAgentAuth = null;
+      const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
+      for (const skipped of mcp.skipped) this.thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
+      const target = this.openTarget;
+      // Updates of a loaded session's replay must land in the thread, so the id is known first.
+      if (target.kind !== 'new') this.sessionId = target.sessionId;
+      const session = await raceExit(openSession(connection, target, cwd, mcp.servers), agentProcess);
+      this.openTarget = { kind: 'new' };
       this.sessionId = session.sessionId;
-      this.newSessionResponse = session;
+      this.newSessionResponse = session.response;
       if (session.configOptions) this.thread.facts.configOptions = session.configOptions;
       if (session.modes) this.thread.facts.currentModeId = session.modes.currentModeId;
-      await this.applyDefaults(connection, session);
+      if (target.kind === 'new') await this.applyDefaults(connection, session);
       this.setConnection({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
       return true;
     } catch (error) {
       if (this.process !== agentProcess) return false;
+      if (isAuthRequired(error)) {
+        await this.requireSignIn(null);
+        return false;
+      }
       const exit = error instanceof AgentExitedError ? error.exit : await exitedSoon(agentProcess);
       const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
       this.log.error(message);
@@ -231,7 +313,7 @@ export class SessionController implements Disposable {
     }
   }
 
-  private async applyDefaults(connection: AcpConnection, session: acp.NewSessionResponse): Promise<void> {
+  private async applyDefaults(connection: AcpConnection, session: OpenedSession): Promise<void> {
     const { defaultMode, defaultConfigOptions } = this.agent;
     try {
       if (defaultMode && session.modes?.availableModes.some((mode) => mode.id === defaultMode)) {
@@ -253,6 +335,7 @@ export class SessionController implements Disposable {
       return;
     }
     this.thread.applyUpdate(notification.update);
+    this.terminalDisplays.observe(notification.update);
     this.updateEmitter.fire(notification.update);
   }
 
@@ -276,9 +359,54 @@ export class SessionController implements Disposable {
     turn.ended = true;
     if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
     this.permissions.cancelAll();
+    if (stopReason === 'cancelled' || stopReason === 'error') this.terminalDisplays.endAgentTerminals();
     this.thread.endTurn(stopReason, detail);
     if (this.activeTurn === turn) this.activeTurn = null;
     this.turnEmitter.fire(this.turnView);
+  }
+
+  /** The agent answered "authentication required": stop it and offer its ways to sign in. */
+  private async requireSignIn(retryPrompt: { text: string; notes: readonly string[] } | null): Promise<void> {
+    const methods = this.connection?.initializeResponse?.authMethods ?? [];
+    const views = signInMethods(methods, this.environment.signIn !== undefined);
+    await this.stopAgent();
+    if (views.length === 0) {
+      this.fail(`${this.agent.label} needs you to sign in and offers no way to do it from Tandem: sign in outside the editor, then try again.`);
+      return;
+    }
+    this.signInState = { methods: [...methods], retryPrompt };
+    this.setConnection({ phase: 'signInRequired', message: `${this.agent.label} needs you to sign in.`, agentName: this.agent.label, signIn: views });
+  }
+
+  /** The user chose a way to sign in: run its login (or let the agent do it), reconnect, retry. */
+  async signIn(methodId: string): Promise<boolean> {
+    const state = this.signInState;
+    const method = state?.methods.find((candidate) => candidate.id === methodId);
+    if (!state || !method || this.connectionState.phase !== 'signInRequired') return false;
+    const cwd = this.environment.workspaceRoot ?? process.cwd();
+    const command = findExecutable(this.agent.command, this.agent.env.PATH ?? process.env.PATH, cwd) ?? this.agent.command;
+    const login = loginCommand(method, { command, args: this.agent.args, env: this.agent.env, cwd });
+    if (login && this.environment.signIn) {
+      this.setConnection({ phase: 'starting', message: `Finish signing in in the terminal "${login.label}": Tandem reconnects when it ends.`, agentName: this.agent.label });
+      const result = await this.environment.signIn.runLogin(login).catch((error: unknown) => {
+        this.log.error(`sign-in with ${login.command} failed: ${errorMessage(error)}`);
+        return { exitCode: null };
+      });
+      if (result.exitCode !== 0) {
+        const why = result.exitCode === null ? 'the terminal closed first' : `exit code ${result.exitCode}`;
+        this.setConnection({ phase: 'signInRequired', message: `Sign-in did not finish (${why}). Try again.`, agentName: this.agent.label, signIn: signInMethods(state.methods, true) });
+        return false;
+      }
+    } else {
+      this.chosenAgentAuth = methodId;
+    }
+    this.signInState = null;
+    const ready = await this.start();
+    if (ready && state.retryPrompt && !this.activeTurn) {
+      this.retryingPrompt = true;
+      await this.prompt(state.retryPrompt.text, state.retryPrompt.notes);
+    }
+    return ready;
   }
 
   private fail(message: string): void {

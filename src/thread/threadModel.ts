@@ -48,6 +48,15 @@ export class ThreadModel {
     return entry?.tool;
   }
 
+  /** The newest tool call that matches, e.g. the edit a write most likely belongs to. */
+  findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry?.kind === 'toolCall' && matches(entry.tool)) return entry.tool;
+    }
+    return undefined;
+  }
+
   /** Text of the newest agent message, e.g. for tests and "copy last answer". */
   lastAgentText(): string {
     for (let i = this.entries.length - 1; i >= 0; i--) {

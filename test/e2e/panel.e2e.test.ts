@@ -2,7 +2,7 @@
 // and the panel talks to the shipped demo agent and to the real Gemini CLI (against a scripted
 // model server on 127.0.0.1). One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,9 @@ import { REPO_ROOT, startCodeServer, type CodeServer } from '../support/code-ser
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
-import { launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
+import { terminalPrompt } from '../support/scenarios/terminals';
+import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { launchBrowser, openFile, openWorkbench, runCommand, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
 
 const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
 
@@ -40,6 +42,23 @@ async function waitForTurnEnd(frame: Frame, count: number, timeoutMs = 60_000): 
   return reason;
 }
 
+/** Picks an agent in the panel's picker and waits for the connection phase it should reach. */
+async function selectAgent(label: string, id: string, phase = 'ready'): Promise<void> {
+  await panel.locator('#agent-picker').click();
+  await panel.locator('#agent-picker li.option', { hasText: label }).click();
+  await panel.locator(`.connection-status.phase-${phase}`).waitFor({ timeout: 60_000 });
+  assert.equal(await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value), id);
+}
+
+/** Polls a condition that depends on the editor and the disk, bounded. */
+async function waitForDisk(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the editor and disk to settle');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 before(async () => {
   assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
   tmp = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
@@ -48,6 +67,7 @@ before(async () => {
   model = await startGeminiModelServer();
   gemini = geminiAgentSpec(model.url, { cwd: workspace });
   const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
+  const scripted = scriptedAgentDefinition();
   server = await startCodeServer({
     workspace,
     vsix: VSIX,
@@ -56,7 +76,16 @@ before(async () => {
     settings: {
       'tandem.revealOnStartup': true,
       'tandem.defaultAgent': 'demo',
-      'tandem.agents': { gemini: { command: gemini.command, args: gemini.args, env: geminiEnv } },
+      // The DOM renderer, so a test can read what the terminal panel shows.
+      'terminal.integrated.gpuAcceleration': 'off',
+      'tandem.agents': {
+        gemini: { command: gemini.command, args: gemini.args, env: geminiEnv },
+        scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args },
+        'scripted-signin': {
+          label: 'Scripted sign-in', command: scripted.command, args: scripted.args,
+          env: { SCRIPTED_AGENT_AUTH: 'session', SCRIPTED_AGENT_AUTH_MARKER: join(tmp, 'signed-in') },
+        },
+      },
     },
   });
   browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
@@ -170,6 +199,48 @@ describe('Tandem panel in code-server', () => {
     assert.ok(await panel.locator('body').isVisible());
   });
 
+  test('hunk review: keep and undo from the panel and from the editor; the disk has exactly the kept hunks', { timeout: 180_000 }, async () => {
+    assert.ok(model);
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const file = join(workspace, 'review-me.txt');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const changed = lines.map((line, i) => ([1, 6, 11, 16].includes(i) ? `${line} CHANGED` : line));
+    model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: file, content: `${changed.join('\n')}\n` } }] }, { text: 'Changed four lines.' });
+    const turns = await panel.locator('.turn-ended').count();
+    await send(panel, 'Change four lines of review-me.txt');
+    const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
+    await allow.waitFor({ timeout: 60_000 });
+    await allow.click();
+    assert.equal(await waitForTurnEnd(panel, turns + 1, 90_000), 'end_turn');
+    await panel.locator('#changes-bar:not([hidden])').waitFor({ timeout: 10_000 });
+    assert.match(await panel.locator('#changes-bar .changes-summary').innerText(), /1 file changed\s+\+4\s+−4/);
+    const card = panel.locator('.tool-card', { has: panel.locator('.tool-diff.pending') }).last();
+    assert.equal(await card.locator('.hunk').count(), 4);
+    assert.match(await card.locator('.origin-badge').first().innerText(), /through the editor/);
+    await screenshot(page, 'e2e-review-panel');
+
+    // From the panel: keep the first hunk, undo the second.
+    await card.locator('.hunk').nth(0).getByRole('button', { name: 'Keep', exact: true }).click();
+    await panel.locator('.tool-card .hunk').filter({ hasText: 'line 2 CHANGED' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await panel.locator('.tool-card .hunk', { hasText: 'line 7 CHANGED' }).getByRole('button', { name: 'Undo', exact: true }).click();
+    await panel.locator('.tool-card .hunk').filter({ hasText: 'line 7 CHANGED' }).waitFor({ state: 'detached', timeout: 10_000 });
+
+    // From the editor: CodeLens Keep on the third change, Undo on the fourth.
+    await openFile(page, 'review-me.txt');
+    const lenses = page.locator('.editor-group-container.active .codelens-decoration');
+    await lenses.filter({ hasText: 'Keep' }).first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'e2e-review-editor');
+    await lenses.filter({ hasText: 'Keep' }).first().locator('a', { hasText: 'Keep' }).click();
+    await waitForDisk(() => lenses.filter({ hasText: 'Keep' }).count().then((count) => count === 1));
+    await lenses.filter({ hasText: 'Undo' }).first().locator('a', { hasText: 'Undo' }).click();
+    const expected = lines.map((line, i) => ([1, 11].includes(i) ? `${line} CHANGED` : line)).join('\n') + '\n';
+    await waitForDisk(async () => readFileSync(file, 'utf8') === expected);
+    assert.equal(readFileSync(file, 'utf8'), expected);
+    // Nothing is pending; what was undone can still be brought back.
+    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('#changes-bar').getByRole('button', { name: 'Undo last undo' }).count(), 1);
+  });
+
   test('Tandem: Show Traffic shows the redacted JSON-RPC frames', { timeout: 60_000 }, async () => {
     await runCommand(page, 'Tandem: Show Traffic');
     const output = page.locator('.part.panel .monaco-editor .view-lines').first();
@@ -179,5 +250,89 @@ describe('Tandem panel in code-server', () => {
     assert.match(text, /← agent \{"jsonrpc":"2\.0"/);
     assert.ok(!text.includes('test-key'), 'the API key never shows');
     await screenshot(page, 'e2e-traffic');
+  });
+
+  test('a terminal card shows coloured live output and a working Stop; the terminal panel lists its mirror', { timeout: 180_000 }, async () => {
+    await selectAgent('Scripted agent', 'scripted');
+    const command = "echo tandem-e2e; printf '\\033[31mred\\033[0m and \\033[32mgreen\\033[0m\\n'; for i in 1 2 3; do echo line $i; done; sleep 1000";
+    const turns = await panel.locator('.turn-ended').count();
+    await send(panel, terminalPrompt({ create: { command }, toolCall: true, steps: ['waitOutput:line 3', 'wait'] }));
+    const pane = panel.locator('.tool-card .terminal-pane').last();
+    await pane.locator('.xterm-rows', { hasText: 'line 3' }).waitFor({ timeout: 30_000 });
+    assert.match(await pane.locator('.terminal-command').innerText(), /^echo tandem-e2e;/);
+    assert.match(await pane.locator('.terminal-status').innerText(), /Running/);
+    assert.ok((await pane.locator('.terminal-cwd').innerText()).includes(workspace), 'the cwd is shown');
+    // ANSI colours are rendered: xterm marks them with classes, and the theme's colours apply under the CSP.
+    const red = pane.locator('.xterm-rows span.xterm-fg-1', { hasText: 'red' });
+    const green = pane.locator('.xterm-rows span.xterm-fg-2', { hasText: 'green' });
+    assert.equal(await red.count(), 1);
+    assert.equal(await green.count(), 1);
+    const colours = await Promise.all([red, green, pane.locator('.xterm-rows span', { hasText: 'line 3' }).first()].map((node) => node.evaluate((element) => getComputedStyle(element).color)));
+    assert.equal(new Set(colours).size, 3, `red, green and plain text differ: ${colours.join(' / ')}`);
+    await screenshot(page, 'e2e-terminal-card');
+
+    await pane.getByRole('button', { name: 'Open in terminal panel' }).click();
+    const terminalPanel = page.locator('.part.panel');
+    await terminalPanel.getByText(/echo tandem-e2e/).first().waitFor({ timeout: 20_000 });
+    const mirrored = terminalPanel.locator('.xterm-rows', { hasText: 'line 3' }).first();
+    await mirrored.waitFor({ timeout: 20_000 });
+    assert.match((await mirrored.innerText()).replace(/\u00a0/g, ' '), /\$ echo tandem-e2e;[\s\S]*red and green\s+line 1\s+line 2\s+line 3/);
+    await screenshot(page, 'e2e-terminal-mirror');
+
+    await pane.getByRole('button', { name: 'Stop' }).click();
+    assert.equal(await waitForTurnEnd(panel, turns + 1, 30_000), 'end_turn');
+    await pane.locator('.terminal-status', { hasText: 'SIGTERM' }).waitFor({ timeout: 10_000 });
+    assert.equal(await pane.getByRole('button', { name: 'Stop' }).count(), 0, 'no Stop once it ended');
+    assert.match(await panel.locator('.agent-message').last().innerText(), /"signal":"SIGTERM"/);
+    await screenshot(page, 'e2e-terminal-stopped');
+
+    // Output that an agent reports as text, without any terminal, is shown as output too.
+    await send(panel, 'command-output');
+    assert.equal(await waitForTurnEnd(panel, turns + 2, 30_000), 'end_turn');
+    const output = panel.locator('.tool-card[data-tool-call-id="build-1"] .terminal-pane .xterm-rows');
+    await output.filter({ hasText: 'build ok' }).waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await output.innerText(), /```/, 'the fence is not shown');
+    assert.equal(await output.locator('span.xterm-fg-3', { hasText: 'warning' }).count(), 1, 'its colours are rendered');
+    await screenshot(page, 'e2e-command-output');
+  });
+
+  test('an agent that needs a sign-in gets it from a terminal, then Tandem reconnects', { timeout: 180_000 }, async () => {
+    await selectAgent('Scripted sign-in', 'scripted-signin', 'signInRequired');
+    const banner = panel.locator('#connection-banner.phase-signInRequired');
+    assert.match(await banner.innerText(), /needs you to sign in/);
+    await screenshot(page, 'e2e-sign-in-required');
+    await banner.getByRole('button', { name: 'Sign in to Scripted' }).click();
+    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    assert.ok(existsSync(join(tmp, 'signed-in')), 'the login ran in a terminal');
+    await send(panel, 'echo signed in');
+    await panel.locator('.agent-message', { hasText: 'You said: signed in' }).waitFor({ timeout: 30_000 });
+  });
+
+  test('pending changes survive a window reload, and Undo all then restores the file', { timeout: 180_000 }, async () => {
+    assert.ok(model);
+    if ((await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value)) !== 'gemini') {
+      await panel.locator('#agent-picker').click();
+      await panel.locator('#agent-picker li.option', { hasText: 'Gemini CLI' }).click();
+      await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 90_000 });
+    }
+    const file = join(workspace, 'survives-reload.txt');
+    writeFileSync(file, 'alpha\nbeta\n');
+    model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: file, content: 'alpha\nBETA\ngamma\n' } }] }, { text: 'Done.' });
+    const turns = await panel.locator('.turn-ended').count();
+    await send(panel, 'Edit survives-reload.txt');
+    const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
+    await allow.waitFor({ timeout: 60_000 });
+    await allow.click();
+    assert.equal(await waitForTurnEnd(panel, turns + 1, 90_000), 'end_turn');
+    await panel.locator('#changes-bar .changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 10_000 });
+    // Let the ledger reach workspace storage, then reload the whole window.
+    await page.waitForTimeout(1000);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    panel = await webviewFrame(page, '#changes-bar', 60_000);
+    await panel.locator('#changes-bar .changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'e2e-review-after-reload');
+    await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
+    await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
   });
 });

@@ -12,6 +12,7 @@
  *   crash                prints to stderr and exits with code 3 mid-turn
  *   spawn-children       starts two `sleep` grandchildren and replies with their pids
  *   flood <n>            n agent_message_chunks as fast as possible
+ *   terminal <json>      drives the client's terminal/* (see scenarios/terminals.ts)
  *
  * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).
  */
@@ -19,6 +20,10 @@ import { spawn } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
 import { CancelFlags, PERMISSION_OPTIONS, promptText, sleep, stdioStream, streamText, update } from '../../src/demo-agent/agentKit';
 import type { Scenario, ScriptedSession } from './scenarios/scenario';
+import { requireScriptedSignIn, scriptedAuthMethods } from './scenarios/terminalAuth';
+import { terminalScenarios } from './scenarios/terminals';
+import { fsScenarios } from './scenarios/fs';
+import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
 
 const exitOnStart = process.env.SCRIPTED_AGENT_EXIT_ON_START;
 if (exitOnStart) {
@@ -89,6 +94,12 @@ const coreScenarios: Record<string, Scenario> = {
     await streamText(client, sessionId, `children: ${pids.join(',')}`, { chunkSize: 100 });
     return 'end_turn';
   },
+  async mcp(client, sessionId, _rest, _signal, session) {
+    const stored = readSessions(session.cwd).find((candidate) => candidate.sessionId === sessionId);
+    const servers = (stored?.mcpServers ?? []).map((server) => `${server.name}:${'type' in server ? server.type : 'stdio'}`);
+    await streamText(client, sessionId, `MCP servers: ${servers.join(', ') || 'none'}`, { chunkSize: 200 });
+    return 'end_turn';
+  },
   async flood(client, sessionId, rest) {
     const count = Number(rest) || 1000;
     for (let i = 0; i < count; i++) await update(client, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'chunk-of-12 ' } });
@@ -97,7 +108,7 @@ const coreScenarios: Record<string, Scenario> = {
 };
 
 // Topic scenario modules add themselves here.
-const scenarios: Record<string, Scenario> = { ...coreScenarios };
+const scenarios: Record<string, Scenario> = { ...coreScenarios, ...terminalScenarios, ...fsScenarios };
 
 acp
   .agent({ name: 'scripted-agent' })
@@ -105,26 +116,70 @@ acp
     clientCapabilities = ctx.params.clientCapabilities ?? {};
     return {
     protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false },
+    agentCapabilities: {
+      loadSession: true,
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+      mcpCapabilities: { http: true, sse: false },
+    },
     agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
-    authMethods: [],
+    authMethods: scriptedAuthMethods(clientCapabilities),
     };
   })
   .onRequest(acp.methods.agent.session.new, (ctx) => {
-    const sessionId = `scripted-${nextSession++}`;
+    requireScriptedSignIn('session');
+    const known = readSessions(ctx.params.cwd).length;
+    const sessionId = `scripted-${process.pid}-${nextSession++}`;
     sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });
+    saveSession({ sessionId, cwd: ctx.params.cwd, title: `Scripted session ${known + 1}`, updatedAt: new Date().toISOString(), mcpServers: ctx.params.mcpServers, history: [] });
     return { sessionId };
+  })
+  .onRequest(acp.methods.agent.session.load, async (ctx) => {
+    const stored = readSessions(ctx.params.cwd).find((candidate) => candidate.sessionId === ctx.params.sessionId);
+    if (!stored) throw acp.RequestError.resourceNotFound(ctx.params.sessionId);
+    sessions.set(stored.sessionId, { cwd: stored.cwd, clientCapabilities });
+    for (const { role, text } of stored.history) {
+      await update(ctx.client, stored.sessionId, { sessionUpdate: role === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text } });
+    }
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.resume, (ctx) => {
+    const stored = readSessions(ctx.params.cwd).find((candidate) => candidate.sessionId === ctx.params.sessionId);
+    if (!stored) throw acp.RequestError.resourceNotFound(ctx.params.sessionId);
+    sessions.set(stored.sessionId, { cwd: stored.cwd, clientCapabilities });
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.list, (ctx) => {
+    const all = readSessions(ctx.params.cwd ?? process.cwd()).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    // Two per page, so clients must follow the cursor.
+    const start = Number(ctx.params.cursor ?? 0);
+    const page = all.slice(start, start + 2);
+    return { sessions: page.map(({ sessionId, cwd, title, updatedAt }) => ({ sessionId, cwd, title, updatedAt })), nextCursor: start + 2 < all.length ? String(start + 2) : null };
+  })
+  .onRequest(acp.methods.agent.session.close, (ctx) => {
+    sessions.delete(ctx.params.sessionId);
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.delete, (ctx) => {
+    const cwd = sessions.get(ctx.params.sessionId)?.cwd ?? process.cwd();
+    sessions.delete(ctx.params.sessionId);
+    if (!deleteStoredSession(cwd, ctx.params.sessionId)) throw acp.RequestError.resourceNotFound(ctx.params.sessionId);
+    return {};
   })
   .onNotification(acp.methods.agent.session.cancel, (ctx) => cancels.cancel(ctx.params.sessionId))
   .onRequest(acp.methods.agent.session.prompt, async (ctx) => {
+    requireScriptedSignIn('prompt');
     const text = promptText(ctx.params.prompt);
     const [word = 'echo', ...restWords] = text.split(/\s+/);
     const scenario = scenarios[word];
     const signal = cancels.begin(ctx.params.sessionId);
     const session = sessions.get(ctx.params.sessionId) ?? { cwd: process.cwd(), clientCapabilities };
+    const said: string[] = [];
+    const client = recordingClient(ctx.client, said);
     const stopReason = scenario
-      ? await scenario(ctx.client, ctx.params.sessionId, restWords.join(' '), signal, session)
-      : await (scenarios.echo as Scenario)(ctx.client, ctx.params.sessionId, text, signal, session);
+      ? await scenario(client, ctx.params.sessionId, restWords.join(' '), signal, session)
+      : await (scenarios.echo as Scenario)(client, ctx.params.sessionId, text, signal, session);
+    const stored = readSessions(session.cwd).find((candidate) => candidate.sessionId === ctx.params.sessionId);
+    if (stored) saveSession({ ...stored, updatedAt: new Date().toISOString(), history: [...stored.history, { role: 'user', text }, { role: 'agent', text: said.join('') }] });
     return { stopReason };
   })
   .connect(stdioStream());

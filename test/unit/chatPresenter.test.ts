@@ -96,4 +96,24 @@ describe('ChatPresenter', () => {
     await presenter.handle({ type: 'openLink', href: 'src/a.ts#L3' });
     assert.deepEqual(actions, ['traffic', 'src/a.ts#L3']);
   });
+
+  test('what the user undid reaches the agent ahead of the next prompt, not the thread', async (t) => {
+    const notes = ['[Note: the user undid 1 of 2 changes to a.ts]'];
+    const review = {
+      view: () => ({ files: [], canRedo: false }),
+      onDidChange: () => ({ dispose: () => undefined }),
+      act: async () => undefined,
+      takePromptNotes: () => notes.splice(0),
+    };
+    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, review);
+    t.after(() => presenter.dispose());
+    await presenter.sendPrompt('echo next step');
+    // The scripted agent echoes every text block of the prompt, in order.
+    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: [Note: the user undid 1 of 2 changes to a.ts]echo next step');
+    const user = presenter.currentSession.thread.snapshot().find((entry) => entry.kind === 'user');
+    assert.equal(user?.kind === 'user' && user.text, 'echo next step');
+    await presenter.sendPrompt('echo again');
+    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: again', 'a note is sent once');
+  });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { EditorFsService, type FsDecisions } from '../../src/fs/fsService';
 import { sliceLines } from '../../src/fs/textContent';
+import { quirksOf } from '../../src/acp/agentQuirks';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from '../support/memoryDocuments';
 
@@ -15,7 +16,7 @@ let documents: DiskBackedDocuments;
 let asked: string[];
 let recorded: { path: string; before: string | null; after: string | null }[];
 
-function service(decisions: Partial<FsDecisions> = {}): EditorFsService {
+function service(decisions: Partial<FsDecisions> = {}, missingFileReadsAsEmpty = false): EditorFsService {
   return new EditorFsService({
     cwd: workspace,
     roots: () => [workspace],
@@ -30,6 +31,7 @@ function service(decisions: Partial<FsDecisions> = {}): EditorFsService {
     },
     changes: { record: (path, change) => recorded.push({ path, before: change.before, after: change.after }) },
     currentEditToolCall: () => undefined,
+    missingFileReadsAsEmpty: () => missingFileReadsAsEmpty,
     logger: silentLogger,
   });
 }
@@ -53,6 +55,13 @@ describe('fs/read_text_file', () => {
     writeFileSync(file, 'on disk\n');
     documents.open.set(file, 'unsaved edit\n');
     assert.deepEqual(await service().readTextFile({ sessionId: 's', path: file }), { content: 'unsaved edit\n' });
+  });
+
+  test('for agents that need it (Gemini CLI), a missing file reads as empty text', async () => {
+    assert.deepEqual(await service({}, true).readTextFile({ sessionId: 's', path: join(workspace, 'new.txt') }), { content: '' });
+    assert.equal(quirksOf({ name: 'gemini-cli', version: '0.61.0' }).missingFileReadsAsEmpty, true);
+    assert.equal(quirksOf({ name: 'claude-agent-acp', version: '0.101.0' }).missingFileReadsAsEmpty, false);
+    assert.equal(quirksOf(null).missingFileReadsAsEmpty, false);
   });
 
   test('line is 1-based, limit counts lines, past the end yields what exists', async () => {

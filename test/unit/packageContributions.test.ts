@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
@@ -14,7 +14,9 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-const registered = [...readFileSync(join(repoRoot, 'src', 'vscode', 'commands.ts'), 'utf8').matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]);
+const vscodeSources = readdirSync(join(repoRoot, 'src', 'vscode'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(repoRoot, 'src', 'vscode', file), 'utf8'));
+const registered = vscodeSources.flatMap((source) => [...source.matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]));
 
 describe('package.json contributions', () => {
   test('every contributed command is registered, and every registered command contributed, in the Tandem category', () => {

@@ -1,4 +1,5 @@
 import type { AgentChoiceView, ConnectionView } from '../../src/protocol/viewModel';
+import type { SignInMethodView } from '../../src/protocol/terminalView';
 import { button, el, icon, textWithCode } from '../dom';
 import { postToHost } from '../vscodeApi';
 
@@ -9,6 +10,7 @@ const phaseLabels: Record<ConnectionView['phase'], string> = {
   exited: 'Stopped',
   failed: 'Not available',
   restricted: 'Restricted Mode',
+  signInRequired: 'Sign-in required',
 };
 
 /** The agent picker and the connection status, plus the banner that explains a problem. */
@@ -51,18 +53,30 @@ export class HeaderView {
     this.status.replaceChildren(el('span', { class: 'status-dot', 'aria-hidden': 'true' }), phaseLabels[connection.phase]);
     this.status.title = connection.message ?? `${connection.agentName ?? 'Agent'}: ${phaseLabels[connection.phase]}`;
     document.body.dataset.connection = connection.phase;
-    const showBanner = connection.phase === 'failed' || connection.phase === 'exited' || connection.phase === 'restricted';
+    const showBanner = connection.phase === 'failed' || connection.phase === 'exited' || connection.phase === 'restricted' || connection.phase === 'signInRequired';
     this.banner.hidden = !showBanner;
     if (!showBanner) return;
-    const actions = connection.phase === 'restricted' ? [] : [
+    const actions = connection.phase === 'restricted' ? [] : connection.phase === 'signInRequired' ? signInButtons(connection.signIn ?? []) : [
       button('Show log', { secondary: true, onClick: () => postToHost({ type: 'runAction', action: 'showLog' }) }),
       button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => postToHost({ type: 'runAction', action: 'restartAgent' }) }),
     ];
     this.banner.className = `connection-banner phase-${connection.phase}`;
     this.banner.replaceChildren(
-      icon(connection.phase === 'restricted' ? 'shield' : 'error'),
+      icon(connection.phase === 'restricted' ? 'shield' : connection.phase === 'signInRequired' ? 'account' : 'error'),
       el('span', { class: 'banner-text' }, textWithCode(connection.message ?? phaseLabels[connection.phase])),
     );
     if (actions.length > 0) this.banner.append(el('div', { class: 'banner-actions' }, ...actions));
   }
+}
+
+/** One button per way to sign in the agent offers, then the log. */
+function signInButtons(methods: SignInMethodView[]): HTMLElement[] {
+  return [
+    ...methods.map((method) => button(method.name, {
+      icon: method.kind === 'terminal' ? 'terminal' : 'sign-in',
+      title: method.description ?? (method.kind === 'terminal' ? `Sign in with ${method.name} in a terminal` : `Sign in with ${method.name}`),
+      onClick: () => postToHost({ type: 'signIn', methodId: method.methodId }),
+    })),
+    button('Show log', { secondary: true, onClick: () => postToHost({ type: 'runAction', action: 'showLog' }) }),
+  ];
 }

@@ -42,6 +42,13 @@ export class ThreadView {
     });
   }
 
+  /** Pending changes moved: edit cards show the current hunks. */
+  refreshDiffCards(): void {
+    for (const row of [...this.rows.values()]) {
+      if (row.entry.kind === 'toolCall' && row.entry.tool.content.some((content) => content.type === 'diff')) this.update(row.entry);
+    }
+  }
+
   reset(entries: ThreadEntry[]): void {
     this.rows.clear();
     this.dirty.clear();

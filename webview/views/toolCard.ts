@@ -1,7 +1,10 @@
 import { diffLines } from 'diff';
 import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/protocol/viewModel';
 import { button, el, icon } from '../dom';
+import { reviewStore } from '../reviewStore';
 import { postToHost } from '../vscodeApi';
+import { renderPendingFile } from './hunkView';
+import { terminalPanes } from './terminalView';
 
 const kindIcons: Record<ToolKindView, string> = {
   read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
@@ -39,7 +42,12 @@ export function renderToolCard(tool: ToolCallView): HTMLElement {
       return link;
     })));
   }
-  for (const content of tool.content) card.append(renderContent(content));
+  tool.content.forEach((content, index) => card.append(tool.toolKind === 'execute' && content.type === 'text'
+    ? terminalPanes.staticOutput(`${tool.toolCallId}#${index}`, tool.title, content.text)
+    : renderContent(content)));
+  // A display terminal the agent reports only in `_meta` still shows in its card.
+  const metaTerminal = tool.content.some((content) => content.type === 'terminal') ? null : terminalPanes.elementForToolCall(tool.toolCallId);
+  if (metaTerminal) card.append(metaTerminal);
   if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
@@ -50,10 +58,13 @@ function renderContent(content: ToolContentView): HTMLElement {
   switch (content.type) {
     case 'text':
       return el('pre', { class: 'tool-text' }, content.text);
-    case 'diff':
-      return renderDiff(content.path, content.oldText, content.newText);
+    case 'diff': {
+      // While the file has pending changes, the card offers them hunk by hunk.
+      const pending = reviewStore.file(content.path);
+      return pending && pending.hunks.length > 0 ? renderPendingFile(pending) : renderDiff(content.path, content.oldText, content.newText);
+    }
     case 'terminal':
-      return el('div', { class: 'tool-terminal' }, icon('terminal'), ` Terminal ${content.terminalId}`);
+      return terminalPanes.element(content.terminalId);
     case 'image':
       if (!safeImageTypes.has(content.mimeType)) return el('div', { class: 'tool-text' }, `[${content.mimeType} image not shown]`);
       return el('img', { class: 'tool-image', alt: 'Image from the agent', src: `data:${content.mimeType};base64,${content.data.replace(/[^A-Za-z0-9+/=]/g, '')}` });

@@ -1,0 +1,66 @@
+import type * as acp from '@agentclientprotocol/sdk';
+
+/**
+ * MCP servers the user configured, in Tandem's setting (`tandem.mcpServers`) or VS Code's
+ * `.vscode/mcp.json` (`{ "servers": { name: { type, command, args, env, url, headers } } }`),
+ * turned into what `session/new` takes and filtered by what the agent supports.
+ */
+export interface McpServerChoice {
+  server: acp.McpServer;
+  source: string;
+}
+
+export interface McpResolution {
+  servers: acp.McpServer[];
+  /** One sentence per server that was left out, and why. */
+  skipped: string[];
+}
+
+function pairs(value: unknown): { name: string; value: string }[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string').map(([name, item]) => ({ name, value: item }));
+}
+
+const unresolvedVariable = /\$\{(input|command):[^}]+\}/;
+
+/** Reads one `{ name: config }` map; entries that cannot be used are reported, not dropped silently. */
+export function parseMcpServers(raw: unknown, source: string): { choices: McpServerChoice[]; skipped: string[] } {
+  const choices: McpServerChoice[] = [];
+  const skipped: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { choices, skipped };
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const entry = (value ?? {}) as Record<string, unknown>;
+    if (unresolvedVariable.test(JSON.stringify(entry))) {
+      skipped.push(`${name} (${source}) uses \${input:…} or \${command:…} variables, which only VS Code's own MCP support can fill in.`);
+      continue;
+    }
+    const type = typeof entry.type === 'string' ? entry.type : typeof entry.url === 'string' ? 'http' : 'stdio';
+    if ((type === 'http' || type === 'sse') && typeof entry.url === 'string') {
+      choices.push({ source, server: { type, name, url: entry.url, headers: pairs(entry.headers) } });
+    } else if (type === 'stdio' && typeof entry.command === 'string') {
+      const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === 'string') : [];
+      choices.push({ source, server: { name, command: entry.command, args, env: pairs(entry.env) } });
+    } else {
+      skipped.push(`${name} (${source}) needs a "command" (stdio) or a "url" (http, sse).`);
+    }
+  }
+  return { choices, skipped };
+}
+
+/** Keeps what the agent can use: stdio always, http and sse only when it says so. First name wins. */
+export function serversForAgent(choices: readonly McpServerChoice[], capabilities: acp.McpCapabilities | undefined): McpResolution {
+  const servers: acp.McpServer[] = [];
+  const skipped: string[] = [];
+  const names = new Set<string>();
+  for (const { server, source } of choices) {
+    if (names.has(server.name)) continue;
+    const transport = 'type' in server ? server.type : 'stdio';
+    if ((transport === 'http' && !capabilities?.http) || (transport === 'sse' && !capabilities?.sse)) {
+      skipped.push(`${server.name} (${source}) is an ${transport} server and this agent only supports ${['stdio', capabilities?.http && 'http', capabilities?.sse && 'sse'].filter(Boolean).join(', ')} servers.`);
+      continue;
+    }
+    names.add(server.name);
+    servers.push(server);
+  }
+  return { servers, skipped };
+}

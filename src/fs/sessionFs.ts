@@ -1,0 +1,50 @@
+import { quirksOf } from '../acp/agentQuirks';
+import type { FsPort } from '../acp/clientPorts';
+import type { SessionContext } from '../session/sessionController';
+import type { Disposable } from '../util/disposable';
+import { DiskChangeTracker } from './diskChangeTracker';
+import { EditorFsService, type ChangeRecorder, type DocumentStore, type FsDecisions } from './fsService';
+
+const FILE_CHANGING_KINDS = new Set(['edit', 'delete', 'move']);
+
+export interface SessionFsOptions {
+  roots(): readonly string[];
+  documents: DocumentStore;
+  decisions: FsDecisions;
+  changes: ChangeRecorder & { alreadyRecorded(path: string, text: string | null): boolean };
+  onDiskChanged?(paths: string[]): void;
+}
+
+/**
+ * A session's file service: `fs/*` from the editor, plus snapshots of what edit tool calls
+ * touch, so every change reaches the ledger whichever path the agent took.
+ */
+export function createSessionFs(session: SessionContext, options: SessionFsOptions): FsPort & Disposable {
+  const fs = new EditorFsService({
+    cwd: session.cwd,
+    roots: options.roots,
+    documents: options.documents,
+    decisions: options.decisions,
+    changes: options.changes,
+    currentEditToolCall: () => session.thread.findLastToolCall((tool) => FILE_CHANGING_KINDS.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,
+    missingFileReadsAsEmpty: () => quirksOf(session.agentInfo()).missingFileReadsAsEmpty,
+    logger: session.logger,
+  });
+  const tracker = new DiskChangeTracker({
+    cwd: session.cwd,
+    roots: options.roots,
+    onUpdate: session.onUpdate,
+    changes: options.changes,
+    alreadyRecorded: (path, text) => options.changes.alreadyRecorded(path, text),
+    onDiskChanged: (paths) => options.onDiskChanged?.(paths),
+    logger: session.logger,
+  });
+  return {
+    readTextFile: (params) => fs.readTextFile(params),
+    writeTextFile: (params) => fs.writeTextFile(params),
+    dispose: () => {
+      tracker.dispose();
+      fs.dispose();
+    },
+  };
+}

@@ -1,0 +1,313 @@
+/**
+ * The change ledger behind hunk-level review: per file the base the user has accepted, the
+ * current text and the hunks between them. Pure TypeScript; the VS Code adapter feeds it agent
+ * writes and user edits, and writes back the texts that keep/undo/redo return.
+ *
+ * Hunks are maximal runs of changed lines with no unchanged line between them, so two changes
+ * one unchanged line apart are two hunks, and adjacent changed lines are always one hunk.
+ * Hunk ids ("h<n>") come from a counter kept in the ledger; a hunk keeps its id until it is kept
+ * or undone, also when other hunks change or the file is diffed again around it.
+ * Paths are opaque keys: the adapter chooses them (e.g. normalized fsPaths) and uses them consistently.
+ */
+import { Emitter } from '../util/emitter';
+import type { Disposable } from '../util/disposable';
+import { FileChange, type Hunk } from './fileChange';
+import { reapply, redoWeight, type RedoEntry, type RedoFile } from './redo';
+import { assertSnapshot, SNAPSHOT_VERSION, type LedgerSnapshot } from './snapshot';
+import { StaleHunkError, type ChangeOrigin, type FileChangeView, type FileWrite, type RecordedChange } from './types';
+import { UndoNotes, type UndoKind } from './undoNotes';
+
+export type { ChangeOrigin, FileChangeView, FileWrite, HunkView, RecordedChange } from './types';
+export { StaleHunkError } from './types';
+export type { LedgerSnapshot } from './snapshot';
+
+/** Undos kept for redo, and the characters of text they may keep alive; older ones are forgotten. */
+const MAX_REDO = 50;
+const MAX_REDO_CHARS = 32 * 1024 * 1024;
+
+export class ChangeLedger {
+  private readonly entries = new Map<string, FileChange>();
+  private readonly redoStack: RedoEntry[] = [];
+  private notes = new UndoNotes();
+  private nextId = 1;
+  private readonly changed = new Emitter<void>();
+
+  /**
+   * An agent change: `before` = text before (null = the file did not exist), `after` = text after
+   * (null = deleted). The first record for a path fixes its base; later records only move the
+   * current text (their `before` is ignored). The origin shown is the latest record's.
+   */
+  record(path: string, change: RecordedChange): void {
+    let entry = this.entries.get(path);
+    if (!entry) {
+      if (change.before === change.after) return;
+      entry = new FileChange(path, change.before, change.origin);
+      this.entries.set(path, entry);
+    }
+    entry.origin = change.origin;
+    entry.addToolCall(change.toolCallId);
+    entry.setCurrent(change.after, this.newId);
+    this.settle(entry);
+    this.changed.fire();
+  }
+
+  /** The user (or anything else) changed the current text while hunks are pending: base unchanged. Unknown paths are ignored. */
+  updateCurrent(path: string, text: string | null): void {
+    const entry = this.entries.get(path);
+    if (!entry || entry.current.text === text) return;
+    entry.setCurrent(text, this.newId);
+    this.settle(entry);
+    this.changed.fire();
+  }
+
+  /** Pending files, in the order they were first recorded. */
+  files(): FileChangeView[] {
+    return [...this.entries.values()].map((entry) => entry.view());
+  }
+
+  file(path: string): FileChangeView | undefined {
+    return this.entries.get(path)?.view();
+  }
+
+  /** undefined = the path has no pending change; null = the file did not exist before. */
+  baseText(path: string): string | null | undefined {
+    return this.entries.get(path)?.base.text;
+  }
+
+  /** undefined = the path has no pending change; null = the agent deleted it. */
+  currentText(path: string): string | null | undefined {
+    return this.entries.get(path)?.current.text;
+  }
+
+  /**
+   * How the agent changed the file: the pending change's origin, or, for a file an undo just
+   * resolved, the origin that undo remembers (so the adapter knows how to write the undo back).
+   */
+  originOf(path: string): ChangeOrigin | undefined {
+    const entry = this.entries.get(path);
+    if (entry) return entry.origin;
+    for (let i = this.redoStack.length - 1; i >= 0; i--) {
+      const file = this.redoStack[i]?.files.find((candidate) => candidate.path === path);
+      if (file) return file.origin;
+    }
+    return undefined;
+  }
+
+  /** Keep = the base absorbs that hunk; nothing to write. Throws StaleHunkError for an unknown hunk. */
+  keepHunk(path: string, hunkId: string): void {
+    const { entry, hunk } = this.pendingHunk(path, hunkId);
+    entry.keep(hunk);
+    this.notes.kept(path, 1, entry.hunks.length);
+    this.settle(entry);
+    this.changed.fire();
+  }
+
+  /** Undo = the current text loses that hunk. Returns the exact text to write (null = delete the file). */
+  undoHunk(path: string, hunkId: string): FileWrite {
+    const { entry, hunk } = this.pendingHunk(path, hunkId);
+    const facts = this.redoFacts(entry);
+    const undone = entry.undo(hunk);
+    const after = entry.current.text;
+    this.pushRedo([this.redoFile(facts, entry, [undone])]);
+    this.notes.undone(path, 1, entry.hunks.length, undoKind(entry, facts.wasDeleted));
+    this.settle(entry);
+    this.changed.fire();
+    return { path, text: after };
+  }
+
+  keepFile(path: string): void {
+    const entry = this.pending(path);
+    this.notes.kept(path, Math.max(1, entry.hunks.length), 0);
+    entry.keepAll();
+    this.settle(entry);
+    this.changed.fire();
+  }
+
+  undoFile(path: string): FileWrite {
+    const [write] = this.undoEntries([this.pending(path)]);
+    if (!write) throw new StaleHunkError(path, null);
+    return write;
+  }
+
+  keepAll(): void {
+    if (this.entries.size === 0) return;
+    for (const entry of this.entries.values()) {
+      this.notes.kept(entry.path, Math.max(1, entry.hunks.length), 0);
+      entry.keepAll();
+    }
+    this.entries.clear();
+    this.changed.fire();
+  }
+
+  undoAll(): FileWrite[] {
+    return this.undoEntries([...this.entries.values()]);
+  }
+
+  /**
+   * Brings back the most recently undone hunk, file or all (a stack). Returns what to write: null
+   * when there is nothing to redo; a file whose undone lines were edited since is left out.
+   */
+  redoLastUndo(): FileWrite[] | null {
+    const undo = this.redoStack.pop();
+    if (!undo) return null;
+    const writes: FileWrite[] = [];
+    for (const file of undo.files) {
+      const existing = this.entries.get(file.path);
+      // A file that is no longer pending is assumed to still hold what the undo left.
+      const now = existing ? existing.current.text : file.after;
+      const text = reapply(now, file);
+      if (text === undefined) continue;
+      const entry = existing ?? this.adopt(file, now);
+      for (const toolCallId of file.toolCallIds) entry.addToolCall(toolCallId);
+      // Nothing moved since the undo: the hunks come back exactly as they were, not re-diffed.
+      const exact = now === file.after && entry.base.text === (file.baseIsAfter ? file.after : file.base) && entry.restore(text, file.pending);
+      if (!exact) entry.setCurrent(text, this.newId, file.hunks);
+      this.notes.redone(file.path, Math.max(1, file.hunks.length), entry.hunks.length, undo.reported);
+      this.settle(entry);
+      writes.push({ path: file.path, text });
+    }
+    this.changed.fire();
+    return writes;
+  }
+
+  canRedo(): boolean {
+    return this.redoStack.length > 0;
+  }
+
+  /** Lines for the agent about what the user undid since the last call, e.g. "notes.md: undid 2 of 3 changes". Clears. */
+  takeUndoSummary(): string[] {
+    const lines = this.notes.take();
+    for (const undo of this.redoStack) undo.reported = true;
+    // The notes are part of the snapshot: let the adapter persist that they were delivered.
+    if (lines.length > 0) this.changed.fire();
+    return lines;
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    return this.changed.event(listener);
+  }
+
+  toJSON(): LedgerSnapshot {
+    return {
+      version: SNAPSHOT_VERSION,
+      nextId: this.nextId,
+      files: [...this.entries.values()].map((entry) => ({
+        path: entry.path,
+        origin: entry.origin,
+        base: entry.base.text,
+        current: entry.current.text,
+        toolCallIds: [...entry.toolCallIds],
+        hunks: entry.hunks.map((hunk) => ({ ...hunk })),
+      })),
+      redo: this.redoStack.map(copyRedo),
+      notes: this.notes.toJSON(),
+    };
+  }
+
+  /** Throws when `snapshot` is not one this version wrote. Hunks that do not fit their texts are recomputed. */
+  static fromJSON(snapshot: LedgerSnapshot): ChangeLedger {
+    assertSnapshot(snapshot);
+    const ledger = new ChangeLedger();
+    ledger.nextId = snapshot.nextId;
+    for (const file of snapshot.files) {
+      const entry = new FileChange(file.path, file.base, file.origin);
+      for (const toolCallId of file.toolCallIds) entry.addToolCall(toolCallId);
+      if (!entry.restore(file.current, file.hunks)) entry.setCurrent(file.current, ledger.newId);
+      if (!entry.resolved) ledger.entries.set(file.path, entry);
+    }
+    ledger.redoStack.push(...snapshot.redo.map(copyRedo));
+    ledger.notes = new UndoNotes(snapshot.notes);
+    // New ids must never repeat a stored one, whatever nextId says.
+    const stored = [...ledger.entries.values()].flatMap((entry) => entry.hunks.map((hunk) => hunk.id))
+      .concat(ledger.redoStack.flatMap((undo) => undo.files.flatMap((file) => file.hunks.map((hunk) => hunk.id))));
+    for (const id of stored) ledger.nextId = Math.max(ledger.nextId, (Number(/^h(\d+)$/.exec(id)?.[1]) || 0) + 1);
+    return ledger;
+  }
+
+  private readonly newId = (): string => `h${this.nextId++}`;
+
+  private pending(path: string): FileChange {
+    const entry = this.entries.get(path);
+    if (!entry) throw new StaleHunkError(path, null);
+    return entry;
+  }
+
+  private pendingHunk(path: string, hunkId: string): { entry: FileChange; hunk: Hunk } {
+    const entry = this.pending(path);
+    const hunk = entry.hunk(hunkId);
+    if (!hunk) throw new StaleHunkError(path, hunkId);
+    return { entry, hunk };
+  }
+
+  private undoEntries(entries: FileChange[]): FileWrite[] {
+    if (entries.length === 0) return [];
+    const files: RedoFile[] = [];
+    for (const entry of entries) {
+      const facts = this.redoFacts(entry);
+      const hunks = entry.undoAll();
+      files.push(this.redoFile(facts, entry, hunks));
+      this.notes.undone(entry.path, Math.max(1, hunks.length), 0, undoKind(entry, facts.wasDeleted));
+      this.settle(entry);
+    }
+    this.pushRedo(files);
+    this.changed.fire();
+    return files.map((file) => ({ path: file.path, text: file.after }));
+  }
+
+  /** What a redo needs from the state right before an undo. */
+  private redoFacts(entry: FileChange): Pick<RedoFile, 'path' | 'origin' | 'toolCallIds' | 'wasDeleted' | 'pending'> {
+    return {
+      path: entry.path,
+      origin: entry.origin,
+      toolCallIds: [...entry.toolCallIds],
+      wasDeleted: entry.current.text === null,
+      pending: entry.hunks.map((hunk) => ({ ...hunk })),
+    };
+  }
+
+  /** The redo record once the undo is done; the base is kept only if it is not the text after. */
+  private redoFile(facts: ReturnType<ChangeLedger['redoFacts']>, entry: FileChange, hunks: RedoFile['hunks']): RedoFile {
+    const baseIsAfter = entry.base.text === entry.current.text;
+    return { ...facts, after: entry.current.text, base: baseIsAfter ? null : entry.base.text, baseIsAfter, hunks };
+  }
+
+  private pushRedo(files: RedoFile[]): void {
+    this.redoStack.push({ files, reported: false });
+    let weight = this.redoStack.reduce((sum, undo) => sum + redoWeight(undo), 0);
+    while (this.redoStack.length > 1 && (this.redoStack.length > MAX_REDO || weight > MAX_REDO_CHARS)) {
+      const dropped = this.redoStack.shift();
+      weight -= dropped ? redoWeight(dropped) : 0;
+    }
+  }
+
+  /** A redo for a file that is no longer pending: its text of now becomes the base again. */
+  private adopt(file: RedoFile, now: string | null): FileChange {
+    const entry = new FileChange(file.path, now, file.origin);
+    this.entries.set(file.path, entry);
+    return entry;
+  }
+
+  /** A file with nothing left to review drops out. */
+  private settle(entry: FileChange): void {
+    if (entry.resolved) this.entries.delete(entry.path);
+  }
+}
+
+function undoKind(entry: FileChange, wasDeleted: boolean): UndoKind {
+  if (entry.base.text === null && entry.current.text === null) return 'creation';
+  if (wasDeleted && entry.current.text !== null) return 'deletion';
+  return 'hunks';
+}
+
+/** A copy that shares the (immutable) texts but none of the mutable arrays and objects. */
+function copyRedo(undo: RedoEntry): RedoEntry {
+  return {
+    reported: undo.reported,
+    files: undo.files.map((file) => ({
+      ...file,
+      toolCallIds: [...file.toolCallIds],
+      pending: file.pending.map((hunk) => ({ ...hunk })),
+      hunks: file.hunks.map((hunk) => ({ ...hunk })),
+    })),
+  };
+}

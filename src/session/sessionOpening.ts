@@ -1,0 +1,53 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AcpConnection } from '../acp/acpConnection';
+
+/** How a session is opened: a new one, or an earlier one by load (replayed) or resume (not replayed). */
+export type OpenTarget =
+  | { kind: 'new' }
+  | { kind: 'load'; sessionId: string }
+  | { kind: 'resume'; sessionId: string };
+
+export interface OpenedSession {
+  sessionId: string;
+  modes: acp.SessionModeState | null;
+  configOptions: acp.SessionConfigOption[] | null;
+  /** The raw answer, for agent-specific fields (Gemini's legacy `models`). */
+  response: acp.NewSessionResponse | acp.LoadSessionResponse | acp.ResumeSessionResponse;
+}
+
+/** What an agent can do with earlier sessions, from its `initialize` answer. */
+export interface HistoryCapabilities {
+  list: boolean;
+  load: boolean;
+  resume: boolean;
+  close: boolean;
+  delete: boolean;
+}
+
+export function historyCapabilities(init: acp.InitializeResponse | null): HistoryCapabilities {
+  const caps = init?.agentCapabilities;
+  return {
+    list: Boolean(caps?.sessionCapabilities?.list),
+    load: Boolean(caps?.loadSession),
+    resume: Boolean(caps?.sessionCapabilities?.resume),
+    close: Boolean(caps?.sessionCapabilities?.close),
+    delete: Boolean(caps?.sessionCapabilities?.delete),
+  };
+}
+
+export async function openSession(connection: AcpConnection, target: OpenTarget, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
+  switch (target.kind) {
+    case 'new': {
+      const response = await connection.newSession(cwd, mcpServers);
+      return { sessionId: response.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
+    }
+    case 'load': {
+      const response = (await connection.loadSession(target.sessionId, cwd, mcpServers)) ?? {};
+      return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
+    }
+    case 'resume': {
+      const response = await connection.resumeSession(target.sessionId, cwd, mcpServers);
+      return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { TerminalOutputView, TerminalStateView } from '../protocol/terminalView';
+import { OutputCoalescer } from '../terminals/outputCoalescer';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import type { Disposable } from '../util/disposable';
+
+/** Characters of one terminal's output sent per flush; more in between counts as skipped. */
+const MAX_CHARS_PER_FLUSH = 64 * 1024;
+
+/**
+ * Streams a session's terminals to the panel: changed states and new output, batched per
+ * interval and bounded, so a command printing megabytes costs the webview a few messages.
+ */
+export class TerminalFeed implements Disposable {
+  private readonly changed = new Map<string, TerminalStateView>();
+  private readonly output = new OutputCoalescer(MAX_CHARS_PER_FLUSH);
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly subscription: Disposable;
+
+  constructor(
+    displays: TerminalDisplays,
+    private readonly flushTo: (changed: TerminalStateView[], output: TerminalOutputView[]) => void,
+    private readonly intervalMs = 50,
+  ) {
+    this.subscription = displays.onEvent((event) => {
+      if (event.type === 'changed') this.changed.set(event.terminal.terminalId, event.terminal);
+      else this.output.push(event.terminalId, event.data);
+      this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    });
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.changed.size === 0 && this.output.isEmpty) return;
+    const changed = [...this.changed.values()];
+    this.changed.clear();
+    this.flushTo(changed, this.output.take());
+  }
+
+  /** Drops what is pending: the next view gets a snapshot that already holds it. */
+  discard(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.changed.clear();
+    this.output.clear();
+  }
+
+  dispose(): void {
+    this.discard();
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import * as acp from '@agentclientprotocol/sdk';
+import type { TerminalPort } from '../acp/clientPorts';
+import { resolveAgentPath } from '../fs/pathBoundary';
+import type { Disposable } from '../util/disposable';
+import { errorMessage, type Logger } from '../util/logger';
+import { CommandProcess } from './commandProcess';
+import { commandEnvironment, displayCommand, planLaunch } from './launch';
+import type { TerminalDisplays } from './terminalDisplays';
+
+export interface TerminalServiceOptions {
+  /** The session's cwd: where commands run unless the agent names another folder. */
+  cwd: string;
+  /** Folders commands may run in without asking. */
+  roots(): readonly string[];
+  displays: TerminalDisplays;
+  logger: Logger;
+  /** The agent wants a cwd outside the roots. Without this, such a cwd is refused. */
+  allowCwdOutsideRoots?(cwd: string): Promise<boolean>;
+  /** The environment commands start from; the extension host's (the user's shell environment). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** The user's shell, for command lines that need one. */
+  shell?: string;
+}
+
+/** Without a limit from the agent, this much output is kept (memory stays bounded regardless). */
+export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
+/** The answer to `terminal/output` must fit in one JSON-RPC message (the SDK's default cap is 32 MiB). */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+interface Running {
+  command: CommandProcess;
+  subscription: Disposable;
+}
+
+/**
+ * `terminal/*` for one agent connection: real processes, started at once, each in its own
+ * process group so kill and release end everything it started. Every terminal is also shown
+ * (card, terminal panel) through the session's terminal displays.
+ */
+export class TerminalService implements TerminalPort, Disposable {
+  private readonly terminals = new Map<string, Running>();
+  private readonly outsideAllowed = new Set<string>();
+  private disposed = false;
+
+  constructor(private readonly options: TerminalServiceOptions) {}
+
+  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    if (this.disposed) throw acp.RequestError.internalError(undefined, 'the session has ended');
+    if (!params.command.trim()) throw acp.RequestError.invalidParams(undefined, 'command is empty');
+    const cwd = await this.checkedCwd(params.cwd ?? null);
+    const request = { command: params.command, args: params.args ?? [] };
+    const plan = planLaunch(request, this.options.shell ?? process.env.SHELL);
+    const limit = Math.min(MAX_OUTPUT_BYTES, Math.max(0, Math.floor(params.outputByteLimit ?? DEFAULT_OUTPUT_BYTES)));
+    let command: CommandProcess;
+    try {
+      command = await CommandProcess.start({
+        file: plan.file,
+        args: plan.args,
+        env: commandEnvironment(this.options.baseEnv ?? process.env, params.env ?? []),
+        cwd,
+        outputByteLimit: limit,
+      });
+    } catch (error) {
+      throw acp.RequestError.internalError(undefined, `cannot run ${params.command}: ${errorMessage(error)}`);
+    }
+    const terminalId = `term-${randomUUID()}`;
+    if (this.disposed) {
+      command.dispose();
+      throw acp.RequestError.internalError(undefined, 'the session has ended');
+    }
+    this.options.logger.info(`terminal ${terminalId}: ${plan.viaShell ? 'shell ' : ''}${displayCommand(request)} in ${cwd} (pid ${command.pid}, limit ${limit} bytes)`);
+    const { displays } = this.options;
+    displays.open({ terminalId, origin: 'client', command: displayCommand(request), cwd, toolCallId: null, stop: () => void command.kill() });
+    const decoder = new StringDecoder('utf8');
+    const subscription = command.onData((chunk) => displays.append(terminalId, decoder.write(chunk)));
+    void command.exited.then((status) => {
+      displays.append(terminalId, decoder.end());
+      displays.exit(terminalId, status, command.output.truncated);
+      this.options.logger.info(`terminal ${terminalId} ended: ${status.signal ?? `exit code ${status.exitCode}`}`);
+    });
+    this.terminals.set(terminalId, { command, subscription });
+    return { terminalId };
+  }
+
+  async output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
+    const { command } = this.running(params.terminalId);
+    const status = command.exitStatus;
+    return {
+      output: command.output.text(status !== null),
+      truncated: command.output.truncated,
+      ...(status ? { exitStatus: { exitCode: status.exitCode, signal: status.signal } } : {}),
+    };
+  }
+
+  async waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+    const { command } = this.running(params.terminalId);
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(acp.RequestError.requestCancelled());
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void command.exited.finally(() => signal.removeEventListener('abort', onAbort));
+    });
+    const status = await Promise.race([command.exited, aborted]);
+    return { exitCode: status.exitCode, signal: status.signal };
+  }
+
+  async kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse> {
+    await this.running(params.terminalId).command.kill();
+    return {};
+  }
+
+  async release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse> {
+    const terminal = this.running(params.terminalId);
+    this.terminals.delete(params.terminalId);
+    await terminal.command.kill();
+    this.forget(params.terminalId, terminal);
+    return {};
+  }
+
+  /** The connection ended (agent stopped or crashed, session closed): nothing it started survives. */
+  dispose(): void {
+    this.disposed = true;
+    for (const [terminalId, terminal] of this.terminals) {
+      this.forget(terminalId, terminal);
+    }
+    this.terminals.clear();
+  }
+
+  private forget(terminalId: string, terminal: Running): void {
+    terminal.command.dispose();
+    // Output still in flight reaches the card until the process is gone; then the display is final.
+    void terminal.command.exited.finally(() => {
+      terminal.subscription.dispose();
+      this.options.displays.release(terminalId);
+    });
+  }
+
+  private running(terminalId: string): Running {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) throw acp.RequestError.invalidParams({ terminalId }, `unknown or released terminal ${terminalId}`);
+    return terminal;
+  }
+
+  private async checkedCwd(requested: string | null): Promise<string> {
+    const resolved = resolveAgentPath(requested ?? this.options.cwd, this.options.cwd, this.options.roots());
+    if (!resolved.inside && !this.outsideAllowed.has(resolved.realPath)) {
+      const allowed = (await this.options.allowCwdOutsideRoots?.(resolved.path)) ?? false;
+      if (!allowed) throw acp.RequestError.invalidParams({ cwd: requested }, `cwd ${resolved.path} is outside the workspace`);
+      this.outsideAllowed.add(resolved.realPath);
+    }
+    if (!isFolder(resolved.path)) throw acp.RequestError.invalidParams({ cwd: requested }, `cwd ${resolved.path} is not a folder`);
+    return resolved.path;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import type { ChangeRecorder } from '../../fs/fsService';
+import type { ReviewRequest, ReviewView } from '../../protocol/reviewView';
+import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
+import type { ReviewSource } from '../../session/reviewSource';
+import { assertNever } from '../../util/assertNever';
+import { DisposableBase, toDisposable, type Disposable } from '../../util/disposable';
+import { Emitter } from '../../util/emitter';
+import { errorMessage, type Logger } from '../../util/logger';
+import type { EditorDocuments } from '../editorDocuments';
+
+const STATE_KEY = 'tandem.review.ledger';
+export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
+
+/**
+ * The editor side of review: one change ledger for the workspace, kept across reloads, fed by
+ * fs writes and disk snapshots, acted on from the panel, CodeLens and commands.
+ */
+export class ReviewController extends DisposableBase implements ReviewSource, ChangeRecorder {
+  private ledger: ChangeLedger;
+  private readonly changeEmitter = this.register(new Emitter<void>());
+  readonly onDidChangeChanges = this.changeEmitter.event;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private ledgerSubscription: Disposable | null = null;
+
+  constructor(private readonly state: vscode.Memento, private readonly documents: EditorDocuments, private readonly logger: Logger) {
+    super();
+    this.ledger = this.restore();
+    this.watchLedger();
+    this.register(vscode.workspace.onDidChangeTextDocument((event) => this.onDocumentChanged(event.document)));
+    this.register(toDisposable(() => {
+      this.ledgerSubscription?.dispose();
+      if (this.saveTimer) clearTimeout(this.saveTimer);
+    }));
+  }
+
+  get changes(): ChangeLedger {
+    return this.ledger;
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    return this.onDidChangeChanges(listener);
+  }
+
+  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }): void {
+    this.ledger.record(path, change);
+  }
+
+  alreadyRecorded(path: string, text: string | null): boolean {
+    return this.ledger.currentText(path) === text;
+  }
+
+  view(): ReviewView {
+    return {
+      files: this.ledger.files().map((file) => ({ ...file, label: vscode.workspace.asRelativePath(file.path, false) })),
+      canRedo: this.ledger.canRedo(),
+    };
+  }
+
+  takePromptNotes(): string[] {
+    const undone = this.ledger.takeUndoSummary();
+    if (undone.length === 0 || !vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
+    return [`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`];
+  }
+
+  async act(request: ReviewRequest): Promise<void> {
+    const { path, hunkId } = request;
+    try {
+      switch (request.action) {
+        case 'keepHunk':
+          if (path && hunkId) this.ledger.keepHunk(path, hunkId);
+          return;
+        case 'undoHunk':
+          if (path && hunkId) await this.write([this.ledger.undoHunk(path, hunkId)]);
+          return;
+        case 'keepFile':
+          if (path) this.ledger.keepFile(path);
+          return;
+        case 'undoFile':
+          if (path) await this.write([this.ledger.undoFile(path)]);
+          return;
+        case 'keepAll':
+          this.ledger.keepAll();
+          return;
+        case 'undoAll':
+          await this.write(this.ledger.undoAll());
+          return;
+        case 'redoUndo':
+          await this.write(this.ledger.redoLastUndo() ?? []);
+          return;
+        case 'openReview':
+          await vscode.commands.executeCommand('tandem.reviewChanges');
+          return;
+        case 'openFile':
+          if (path) await vscode.commands.executeCommand('tandem.openChange', path);
+          return;
+        default:
+          assertNever(request.action, 'review action');
+      }
+    } catch (error) {
+      if (error instanceof StaleHunkError) {
+        // The click lost a race with a newer write: the views are about to show the new hunks.
+        this.logger.debug(`[review] ${request.action} on a change that is no longer pending`);
+        this.changeEmitter.fire();
+        return;
+      }
+      this.logger.error(`[review] ${request.action} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Tandem could not ${request.action.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${errorMessage(error)}`, 'Show Log')
+        .then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
+    }
+  }
+
+  /** Puts undone text back where it came from: through the document, or exact bytes to disk. */
+  private async write(results: readonly { path: string; text: string | null }[]): Promise<void> {
+    for (const { path, text } of results) {
+      const origin = this.ledger.file(path)?.origin ?? this.ledger.originOf(path);
+      if (origin === 'editor' && text !== null) await this.documents.write(path, text);
+      else await this.documents.writeExact(path, text);
+    }
+  }
+
+  /** Hand edits while hunks are pending keep the ledger's current text true. */
+  private onDocumentChanged(document: vscode.TextDocument): void {
+    if (document.uri.scheme !== 'file') return;
+    const path = document.uri.fsPath;
+    const current = this.ledger.currentText(path);
+    if (current === undefined || current === null) return;
+    const text = current.startsWith('\uFEFF') ? `\uFEFF${document.getText()}` : document.getText();
+    if (text !== current) this.ledger.updateCurrent(path, text);
+  }
+
+  private restore(): ChangeLedger {
+    const snapshot = this.state.get<LedgerSnapshot>(STATE_KEY);
+    if (!snapshot) return new ChangeLedger();
+    try {
+      return ChangeLedger.fromJSON(snapshot);
+    } catch (error) {
+      this.logger.warn(`[review] pending changes from the last window could not be restored: ${errorMessage(error)}`);
+      return new ChangeLedger();
+    }
+  }
+
+  private watchLedger(): void {
+    this.ledgerSubscription = this.ledger.onDidChange(() => {
+      this.changeEmitter.fire();
+      this.saveTimer ??= setTimeout(() => {
+        this.saveTimer = null;
+        void this.state.update(STATE_KEY, this.ledger.toJSON());
+      }, 300);
+    });
+  }
+}

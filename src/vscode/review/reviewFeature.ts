@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { FsPort } from '../../acp/clientPorts';
+import { createSessionFs } from '../../fs/sessionFs';
+import type { SessionContext } from '../../session/sessionController';
+import type { Disposable } from '../../util/disposable';
+import type { Logger } from '../../util/logger';
+import { EditorDocuments } from '../editorDocuments';
+import { modalFsDecisions } from '../fsDecisions';
+import { BASE_SCHEME, BaseContentProvider } from './baseContent';
+import { ReviewController } from './reviewController';
+import { registerReviewCommands } from './reviewCommands';
+import { ReviewDecorations } from './reviewDecorations';
+
+function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+}
+
+/**
+ * Everything review needs in the editor: the ledger controller, decorations and CodeLens,
+ * commands, the base-text provider for diffs, and the per-session fs service and disk tracker.
+ */
+export function createReviewFeature(context: vscode.ExtensionContext, logger: Logger): {
+  review: ReviewController;
+  createFs(session: SessionContext): FsPort & Disposable;
+} {
+  const documents = new EditorDocuments();
+  const review = new ReviewController(context.workspaceState, documents, logger);
+  const base = new BaseContentProvider(() => review.changes);
+  const updateContext = () => {
+    void vscode.commands.executeCommand('setContext', 'tandem.hasPendingChanges', review.changes.files().length > 0);
+    void vscode.commands.executeCommand('setContext', 'tandem.canRedoUndo', review.changes.canRedo());
+  };
+  context.subscriptions.push(
+    review,
+    new ReviewDecorations(review),
+    base,
+    vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, base),
+    review.onDidChangeChanges(updateContext),
+    ...registerReviewCommands(review),
+  );
+  updateContext();
+
+  const createFs = (session: SessionContext): FsPort & Disposable => createSessionFs(session, {
+    roots: workspaceRoots,
+    documents,
+    decisions: modalFsDecisions,
+    changes: review,
+    // VS Code reloads clean editors from disk by itself; dirty ones keep the user's text.
+    onDiskChanged: (paths) => session.logger.debug(`changed on disk by the agent: ${paths.join(', ')}`),
+  });
+  return { review, createFs };
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { startClaudeModelServer } from '../support/model-servers/claude';
+import { startGeminiModelServer } from '../support/model-servers/gemini';
+import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
+import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
+
+const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
+  test('reads unsaved buffer text, creates a file, edits one; hunks undo one region only', async (t) => {
+    const model = await startGeminiModelServer();
+    const spec = geminiAgentSpec(model.url);
+    const workspace = spec.cwd;
+    const { session, documents, ledger, frames } = reviewedSession(definitionFromSpec(spec), workspace);
+    t.after(async () => {
+      await session.stopAgent();
+      session.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    mkdirSync(join(workspace, 'src'));
+    const app = join(workspace, 'src', 'app.ts');
+    writeFileSync(app, 'export const greeting = "saved";\n');
+    // The user typed this in the editor and has not saved it.
+    documents.open.set(app, 'export const greeting = "saved";\n// UNSAVED MARKER\n');
+
+    model.enqueue(
+      { toolUses: [{ name: 'replace', input: { file_path: app, instruction: 'Rename the marker', old_string: '// UNSAVED MARKER', new_string: '// EDITED BY GEMINI' } }] },
+      { text: 'Replaced.' },
+    );
+    await allowingPermissions(session, session.prompt('Rename the marker'));
+    assert.equal(documents.open.get(app), 'export const greeting = "saved";\n// EDITED BY GEMINI\n', 'the edit was made on the unsaved text');
+    assert.ok(frames.frames().some((frame) => frame.direction === 'in' && frame.text.includes('"fs/read_text_file"')));
+
+    const created = join(workspace, 'notes', 'todo.md');
+    model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: created, content: '# Todo\n\n- review hunks\n' } }] }, { text: 'Created.' });
+    await allowingPermissions(session, session.prompt('Create a todo file'));
+    assert.equal(readFileSync(created, 'utf8'), '# Todo\n\n- review hunks\n');
+    assert.equal(ledger.file(created)?.status, 'created');
+    assert.equal(ledger.file(created)?.origin, 'editor');
+
+    const multi = join(workspace, 'src', 'multi.txt');
+    writeFileSync(multi, TEN_LINES);
+    const edited = TEN_LINES.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
+    model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: multi, content: edited } }] }, { text: 'Edited.' });
+    await allowingPermissions(session, session.prompt('Spell out two numbers'));
+    assert.equal(readFileSync(multi, 'utf8'), edited);
+    const file = ledger.file(multi);
+    assert.equal(file?.hunks.length, 2);
+    const second = file?.hunks.find((hunk) => hunk.added.includes('line nine'));
+    assert.ok(file && second);
+    const undo = ledger.undoHunk(multi, second.id);
+    await documents.write(undo.path, undo.text ?? '');
+    assert.equal(readFileSync(multi, 'utf8'), TEN_LINES.replace('line 2\n', 'line two\n'), 'only the undone region changed back');
+  });
+});
+
+describe('real Claude Code, which writes the disk itself', () => {
+  test('a Write and an Edit become hunks "written to disk by the agent"; undo-all restores the bytes', async (t) => {
+    const model = await startClaudeModelServer();
+    const spec = claudeAgentSpec(model.url);
+    const workspace = spec.cwd;
+    const { session, ledger, frames } = reviewedSession(definitionFromSpec(spec), workspace);
+    t.after(async () => {
+      await session.stopAgent();
+      session.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    const existing = join(workspace, 'existing.txt');
+    const original = Buffer.from('\uFEFFkeep me\r\nchange me\r\nend');
+    writeFileSync(existing, original);
+    const created = join(workspace, 'created.md');
+
+    model.enqueue(
+      { toolUses: [{ name: 'Write', input: { file_path: created, content: 'brand new\n' } }] },
+      { toolUses: [{ name: 'Edit', input: { file_path: existing, old_string: 'change me', new_string: 'changed by claude' } }] },
+      { text: 'Done.' },
+    );
+    await allowingPermissions(session, session.prompt('Make two changes'));
+    assert.equal(readFileSync(created, 'utf8'), 'brand new\n');
+    assert.ok(readFileSync(existing, 'utf8').includes('changed by claude'));
+    assert.ok(!frames.frames().some((frame) => frame.text.includes('"fs/write_text_file"')), 'Claude never asked Tandem to write');
+
+    assert.equal(ledger.file(created)?.origin, 'disk');
+    assert.equal(ledger.file(created)?.status, 'created');
+    assert.equal(ledger.file(existing)?.origin, 'disk');
+    assert.equal(ledger.file(existing)?.hunks.length, 1);
+    assert.ok(ledger.file(existing)?.toolCallIds.length === 1);
+
+    for (const write of ledger.undoAll()) {
+      if (write.text === null) rmSync(write.path);
+      else writeFileSync(write.path, write.text);
+    }
+    assert.deepEqual(readFileSync(existing), original, 'byte-identical: BOM, CRLF, no final newline');
+    assert.equal(existsSync(created), false, 'the created file is gone');
+  });
+});

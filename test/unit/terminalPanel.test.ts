@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { FrameStore } from '../../src/acp/frames';
+import { parseWebviewMessage, type HostToWebview } from '../../src/protocol/messages';
+import type { TerminalStateView } from '../../src/protocol/terminalView';
+import { ChatPresenter, type TerminalMirrorHandle } from '../../src/session/chatPresenter';
+import { TerminalService } from '../../src/terminals/terminalService';
+import { silentLogger } from '../../src/util/logger';
+import { terminalPrompt } from '../support/scenarios/terminals';
+import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptResult } from '../support/terminalHarness';
+import { waitFor } from '../support/waitFor';
+
+let workspace: string;
+before(() => {
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-terminal-panel-')));
+});
+after(() => rmSync(workspace, { recursive: true, force: true }));
+
+function terminalPresenter(posted: HostToWebview[], revealed: string[] = []) {
+  return new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', {
+    workspaceRoot: workspace,
+    trusted: true,
+    frames: new FrameStore(),
+    logger: silentLogger,
+    services: { createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: silentLogger }) },
+  }, (message) => posted.push(message), {
+    showLog: () => undefined,
+    showTraffic: () => undefined,
+    openLink: () => undefined,
+    rememberAgent: () => undefined,
+    mirrorTerminals: (): TerminalMirrorHandle => ({ reveal: (terminalId) => revealed.push(terminalId), dispose: () => undefined }),
+  });
+}
+
+function terminalMessages(posted: HostToWebview[]) {
+  return posted.filter((message): message is Extract<HostToWebview, { type: 'terminalDeltas' }> => message.type === 'terminalDeltas');
+}
+
+function lastState(posted: HostToWebview[], terminalId: string): TerminalStateView | undefined {
+  return terminalMessages(posted).flatMap((message) => message.changed).filter((state) => state.terminalId === terminalId).at(-1);
+}
+
+describe('terminals in the panel', () => {
+  test('live output reaches the webview batched and bounded, then the exit code; a reloaded view gets it back', async (t) => {
+    const posted: HostToWebview[] = [];
+    const presenter = terminalPresenter(posted);
+    t.after(() => presenter.dispose());
+    await presenter.handle({ type: 'ready' });
+    // 20 MB in lines, then a marker: the panel must stay responsive and end on the newest output.
+    await presenter.sendPrompt(terminalPrompt({ create: { command: "yes 'a line of output' | head -c 20000000; echo; echo DONE; exit 4" }, toolCall: true, steps: ['wait', 'release'] }));
+    const terminalId = scriptResult(presenter.currentSession).terminalId as string;
+    await waitFor(() => lastState(posted, terminalId)?.released, 'the released state to be posted');
+    const messages = terminalMessages(posted);
+    const chunks = messages.flatMap((message) => message.output).filter((chunk) => chunk.terminalId === terminalId);
+    const sent = chunks.reduce((sum, chunk) => sum + chunk.data.length, 0);
+    const skipped = chunks.reduce((sum, chunk) => sum + chunk.skipped, 0);
+    assert.ok(chunks.every((chunk) => chunk.data.length <= 64 * 1024), 'every message is bounded');
+    assert.ok(messages.length < 2000, `batched (${messages.length} messages)`);
+    assert.ok(skipped > 0, 'a flood is skipped, not queued');
+    assert.equal(sent + skipped, 20_000_000 + 6);
+    assert.ok(chunks.at(-1)?.data.endsWith('\nDONE\n'));
+    const state = lastState(posted, terminalId);
+    assert.equal(state?.exitCode, 4);
+    assert.equal(state?.running, false);
+    assert.match(state?.toolCallId ?? '', /^terminal-call-/);
+
+    await presenter.handle({ type: 'ready' });
+    const snapshot = posted.at(-1);
+    assert.ok(snapshot?.type === 'snapshot');
+    const [terminal] = snapshot.state.terminals;
+    assert.equal(terminal?.terminalId, terminalId);
+    assert.ok(terminal.output.endsWith('DONE\n') && terminal.output.length <= 256 * 1024 && terminal.truncated);
+  });
+
+  test('Stop in the card kills the command; "Open in terminal panel" reveals its mirror', async (t) => {
+    const posted: HostToWebview[] = [];
+    const revealed: string[] = [];
+    const presenter = terminalPresenter(posted, revealed);
+    t.after(() => presenter.dispose());
+    await presenter.handle({ type: 'ready' });
+    const turn = presenter.sendPrompt(terminalPrompt({ create: { command: 'sleep', args: ['1000'] }, toolCall: true, steps: ['wait'] }));
+    const running = await waitFor(() => terminalMessages(posted).flatMap((message) => message.changed).find((state) => state.running), 'a running terminal');
+    await presenter.handle({ type: 'terminalAction', terminalId: running.terminalId, action: 'reveal' });
+    assert.deepEqual(revealed, [running.terminalId]);
+    await presenter.handle({ type: 'terminalAction', terminalId: running.terminalId, action: 'kill' });
+    await turn;
+    assert.deepEqual(scriptResult(presenter.currentSession).results, [{ step: 'wait', exitCode: null, signal: 'SIGTERM' }]);
+    await waitFor(() => lastState(posted, running.terminalId)?.signal === 'SIGTERM', 'the signal to be shown');
+  });
+
+  test('terminal and sign-in intents from the webview are validated', () => {
+    assert.ok(parseWebviewMessage({ type: 'terminalAction', terminalId: 'term-1', action: 'kill' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'terminalAction', terminalId: 'term-1', action: 'reveal' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'signIn', methodId: 'login' }).ok);
+    for (const bad of [
+      { type: 'terminalAction', terminalId: 'term-1', action: 'rm' },
+      { type: 'terminalAction', terminalId: '', action: 'kill' },
+      { type: 'terminalAction', action: 'kill' },
+      { type: 'signIn', methodId: 'x'.repeat(500) },
+    ]) assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad));
+  });
+});

@@ -11,6 +11,7 @@ import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './vscode/trafficChannel';
 import { createReviewFeature } from './vscode/review/reviewFeature';
 import { readMcpServers } from './vscode/mcpSettings';
+import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { createTerminalFeature } from './vscode/terminalFeature';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
@@ -54,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
-  }, review);
+  }, review, workspaceTranscripts(context.workspaceState));
   context.subscriptions.push(presenter);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));

@@ -11,24 +11,20 @@ import { ThreadView } from './views/threadView';
 import { terminalPanes } from './views/terminalView';
 import { ChangesBar } from './views/changesBar';
 import { reviewStore } from './reviewStore';
+import { TabsBar } from './views/tabsBar';
 
 const root = document.getElementById('tandem-root') as HTMLElement;
 const header = new HeaderView();
 const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
 const thread = new ThreadView(threadElement);
 const composer = new ComposerView();
-const title = el('div', { class: 'session-title', id: 'session-title', hidden: '' });
+const tabsBar = new TabsBar();
 const changesBar = new ChangesBar();
-root.append(header.element, title, threadElement, changesBar.element, composer.element);
+root.append(tabsBar.element, header.element, threadElement, changesBar.element, composer.element);
 reviewStore.subscribe(() => {
   changesBar.render(reviewStore.view);
   thread.refreshDiffCards();
 });
-
-function setTitle(text: string | null): void {
-  title.hidden = !text;
-  title.textContent = text ?? '';
-}
 
 function handle(message: HostToWebview): void {
   switch (message.type) {
@@ -36,7 +32,7 @@ function handle(message: HostToWebview): void {
       header.setAgents(message.state.agents, message.state.selectedAgentId);
       header.setConnection(message.state.connection);
       composer.setRunning(message.state.turn.running);
-      setTitle(message.state.sessionTitle);
+      tabsBar.render(message.state.tabs);
       terminalPanes.reset(message.state.terminals);
       thread.reset(message.state.entries);
       reviewStore.set(message.state.review);
@@ -54,7 +50,13 @@ function handle(message: HostToWebview): void {
       header.setAgents(message.agents, message.selectedAgentId);
       return;
     case 'sessionTitleChanged':
-      setTitle(message.title);
+      // The active tab shows the title; tabsChanged carries it.
+      return;
+    case 'tabsChanged':
+      tabsBar.render(message.tabs);
+      return;
+    case 'historyChanged':
+      tabsBar.renderHistory(message.history);
       return;
     case 'focusComposer':
       composer.focus();

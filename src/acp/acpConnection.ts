@@ -45,7 +45,7 @@ export class AcpConnection {
   async initialize(offered: Pick<OfferedServices, 'terminalOutput' | 'terminalAuth'> = {}): Promise<acp.InitializeResponse> {
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilities({ ...offered, fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
+      clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
     });
     this.initializeResponse = response;
@@ -96,6 +96,15 @@ export class AcpConnection {
 
   setConfigOption(sessionId: string, configId: string, value: string): Promise<acp.SetSessionConfigOptionResponse> {
     return this.connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+  }
+
+  setBooleanConfigOption(sessionId: string, configId: string, value: boolean): Promise<acp.SetSessionConfigOptionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, type: 'boolean', value });
+  }
+
+  /** Removed from the spec, still what Gemini CLI answers: sent by name, outside the SDK's typed methods. */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.connection.agent.request<unknown, { sessionId: string; modelId: string }>('session/set_model', { sessionId, modelId });
   }
 
   close(): void {

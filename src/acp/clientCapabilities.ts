@@ -7,6 +7,8 @@ export interface OfferedServices {
   terminalOutput?: boolean;
   /** Login programs of `terminal` auth methods (and the legacy `_meta["terminal-auth"]`) are run. */
   terminalAuth?: boolean;
+  /** Boolean config options are rendered as toggles (agents send them only to clients that say so). */
+  booleanConfigOptions?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export function clientCapabilities(offered: OfferedServices): acp.ClientCapabili
     fs: { readTextFile: offered.fs, writeTextFile: offered.fs },
     terminal: offered.terminals,
     ...(offered.terminalAuth ? { auth: { terminal: true } } : {}),
+    ...(offered.booleanConfigOptions ? { session: { configOptions: { boolean: {} } } } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   };
 }

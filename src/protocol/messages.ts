@@ -4,6 +4,8 @@ import { reviewActions, type ReviewView } from './reviewView';
 import { terminalActions, type TerminalOutputView, type TerminalStateView } from './terminalView';
 import type { ConversationView, MentionView, PermissionsView } from './conversationView';
 import { conversationMessageSchemas, promptContextFields } from './conversationMessages';
+import { sessionMessageSchemas } from './sessionMessages';
+import type { HistoryView, TabsView } from './sessionTabsView';
 
 /** Host -> webview. Each `type` carries exactly its payload. */
 export type HostToWebview =
@@ -21,7 +23,10 @@ export type HostToWebview =
   | { type: 'conversationChanged'; conversation: ConversationView }
   | { type: 'permissionsChanged'; permissions: PermissionsView }
   /** The answer to the webview's `requestMentions` with the same id. */
-  | { type: 'mentionCandidates'; requestId: number; items: MentionView[] };
+  | { type: 'mentionCandidates'; requestId: number; items: MentionView[] }
+  /** Open conversations changed (added, closed, switched, busy, waiting, renamed). */
+  | { type: 'tabsChanged'; tabs: TabsView }
+  | { type: 'historyChanged'; history: HistoryView };
 
 export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
 export type PanelAction = (typeof panelActions)[number];
@@ -51,6 +56,7 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminalAction'), terminalId: z.string().min(1).max(200), action: z.enum(terminalActions) }),
   z.object({ type: z.literal('signIn'), methodId: z.string().min(1).max(200) }),
   ...conversationMessageSchemas,
+  ...sessionMessageSchemas,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -45,6 +45,8 @@ export interface ToolCallView {
   rawInput: string | null;
   rawOutput: string | null;
   permission: PendingPermissionView | null;
+  /** Why Tandem answered this tool call's permission without asking (its own policy). */
+  permissionNote?: string | null;
 }
 
 export type PlanItemStatusView = 'pending' | 'in_progress' | 'completed';
@@ -107,6 +109,7 @@ export interface TurnView {
 }
 
 import type { ReviewView } from './reviewView';
+import type { TabsView } from './sessionTabsView';
 import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
 
 export interface PanelState {
@@ -118,4 +121,5 @@ export interface PanelState {
   entries: ThreadEntry[];
   review: ReviewView;
   terminals: TerminalSnapshotView[];
+  tabs: TabsView;
 }

@@ -1,16 +1,21 @@
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { HostToWebview, PanelAction, WebviewToHost } from '../protocol/messages';
+import { emptyReview } from '../protocol/reviewView';
+import type { TabsView } from '../protocol/sessionTabsView';
+import type { TerminalAction } from '../protocol/terminalView';
 import type { AgentChoiceView, PanelState } from '../protocol/viewModel';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
-import { DisposableStore, type Disposable } from '../util/disposable';
+import type { Disposable } from '../util/disposable';
 import { errorMessage } from '../util/logger';
 import { DeltaBatcher } from './deltaBatcher';
 import type { ReviewSource } from './reviewSource';
-import { emptyReview } from '../protocol/reviewView';
-import { SessionController, type SessionEnvironment } from './sessionController';
-import type { TerminalAction } from '../protocol/terminalView';
-import type { TerminalDisplays } from '../terminals/terminalDisplays';
-import { TerminalFeed } from './terminalFeed';
+import type { SessionController, SessionEnvironment } from './sessionController';
+import { buildHistory, parseHistoryKey } from './sessionHistory';
+import { SessionTab, type TabListener } from './sessionTab';
+import { boundedState, type TranscriptRecord, type TranscriptStorage } from './transcripts';
+import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
+import type { MentionView, PromptImageView } from '../protocol/conversationView';
 
 /** A session's terminals mirrored in the editor's terminal panel. */
 export interface TerminalMirrorHandle extends Disposable {
@@ -25,22 +30,29 @@ export interface EditorActions {
   rememberAgent(agentId: string): void;
   /** Mirrors the session's terminals in the editor's terminal panel, until disposed. */
   mirrorTerminals?(displays: TerminalDisplays): TerminalMirrorHandle;
+  /** Mentions, clipboard, "follow the agent" and the status bar meter. */
+  conversation?: ConversationEditor;
 }
 
+const SAVE_DELAY_MS = 500;
+
 /**
- * The host side of the chat panel: owns the current session, answers the webview's intents,
- * and streams state to it as a snapshot on `ready` followed by small deltas.
+ * The host side of the chat panel: owns the open conversations (tabs), answers the webview's
+ * intents, and streams the active tab to it as a snapshot on `ready` followed by small deltas.
  */
 export class ChatPresenter implements Disposable {
   private agents: AgentDefinition[];
-  private selectedAgentId: string;
-  private session: SessionController;
-  private sessionSubscriptions = new DisposableStore();
+  private tabs: SessionTab[] = [];
+  private active!: SessionTab;
+  private closed: TranscriptRecord[] = [];
+  private readonly mirrors = new Map<SessionTab, TerminalMirrorHandle>();
   private readonly batcher: DeltaBatcher;
   private viewReady = false;
   private reviewSubscription: Disposable | null = null;
-  private terminalFeed: TerminalFeed | null = null;
-  private terminalMirror: TerminalMirrorHandle | null = null;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastTabsJson = '';
+  /** Pickers, usage meter, commands, attachments and the permission policy of the active session. */
+  private readonly conversation: ConversationFeature;
 
   constructor(
     private readonly loadAgents: () => AgentDefinition[],
@@ -49,29 +61,35 @@ export class ChatPresenter implements Disposable {
     private readonly post: (message: HostToWebview) => void,
     private readonly actions: EditorActions,
     private readonly review: ReviewSource | null = null,
+    private readonly transcripts: TranscriptStorage | null = null,
   ) {
-    const agents = loadAgents();
-    this.agents = agents;
-    this.selectedAgentId = agents.some((agent) => agent.id === selectedAgentId) ? selectedAgentId : (agents[0]?.id ?? '');
+    this.agents = loadAgents();
     this.batcher = new DeltaBatcher((deltas) => this.send({ type: 'threadDeltas', deltas }));
-    this.session = this.createSession();
+    this.conversation = new ConversationFeature((message) => this.send(message), environment.frames, actions.conversation, environment.permissionPolicy ?? null);
+    this.restoreTabs(selectedAgentId);
     if (review) this.reviewSubscription = review.onDidChange(() => this.send({ type: 'reviewChanged', review: review.view() }));
   }
 
   get currentSession(): SessionController {
-    return this.session;
+    return this.active.session;
+  }
+
+  /** The active conversation's session; most intents act on it. */
+  private get session(): SessionController {
+    return this.active.session;
   }
 
   state(): PanelState {
     return {
       agents: this.agentChoices(),
-      selectedAgentId: this.selectedAgentId,
+      selectedAgentId: this.active.agent.id,
       connection: this.session.connectionView,
       turn: this.session.turnView,
       sessionTitle: this.session.thread.facts.title,
       entries: this.session.thread.snapshot(),
       review: this.review?.view() ?? emptyReview,
       terminals: this.session.terminalDisplays.snapshot(),
+      tabs: this.tabsView(),
     };
   }
 
@@ -79,20 +97,18 @@ export class ChatPresenter implements Disposable {
   detachView(): void {
     this.viewReady = false;
     this.batcher.discard();
-    this.terminalFeed?.discard();
+    this.active.terminalFeed.discard();
   }
 
   async handle(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.viewReady = true;
-        this.batcher.discard();
-        this.terminalFeed?.discard();
-        this.post({ type: 'snapshot', state: this.state() });
+        this.sendSnapshot();
         if (this.session.connectionView.phase === 'idle') void this.session.start();
         return;
       case 'sendPrompt':
-        return this.sendPrompt(message.text);
+        return this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []);
       case 'cancelTurn':
         return this.session.cancel();
       case 'selectAgent':
@@ -113,37 +129,56 @@ export class ChatPresenter implements Disposable {
       case 'signIn':
         await this.session.signIn(message.methodId);
         return;
+      case 'selectTab':
+        return this.selectTab(message.tabId);
+      case 'closeTab':
+        return this.closeTab(message.tabId);
+      case 'renameTab':
+        return this.renameTab(message.tabId, message.title);
+      case 'requestHistory':
+        this.send({ type: 'historyChanged', history: await buildHistory(this.closed, this.agents, this.session) });
+        return;
+      case 'openHistory':
+        return this.openHistory(message.key);
+      case 'deleteHistory':
+        return this.deleteHistory(message.key);
       default:
-        assertNever(message, 'webview message');
+        return this.handleConversation(message);
     }
   }
 
-  async sendPrompt(text: string): Promise<void> {
+  async sendPrompt(text: string, mentions: readonly MentionView[] = [], images: readonly PromptImageView[] = []): Promise<void> {
     if (this.session.turnView.running) return;
     try {
-      await this.session.prompt(text, this.review?.takePromptNotes() ?? []);
+      const { blocks, refused } = await this.conversation.promptAttachments(mentions, images);
+      if (refused) this.session.thread.addNotice('warning', refused);
+      await this.session.prompt(text, this.review?.takePromptNotes() ?? [], blocks);
     } catch (error) {
       this.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
     }
   }
 
+  /** Another agent for the active conversation: an empty tab switches, a used one opens a new tab. */
   async selectAgent(agentId: string): Promise<void> {
     // Settings may have changed since the list was read; a session always starts from the current ones.
     this.agents = this.loadAgents();
-    if (!this.agents.some((agent) => agent.id === agentId)) return;
-    if (agentId === this.selectedAgentId && this.session.connectionView.phase !== 'failed') return;
-    this.selectedAgentId = agentId;
+    const agent = this.agents.find((candidate) => candidate.id === agentId);
+    if (!agent) return;
+    if (agentId === this.active.agent.id && this.session.connectionView.phase !== 'failed') return;
     this.actions.rememberAgent(agentId);
-    this.replaceSession();
-    this.send({ type: 'agentsChanged', agents: this.agentChoices(), selectedAgentId: agentId });
-    await this.session.start();
+    const replaced = this.session.thread.length === 0 ? this.active : null;
+    const tab = this.openTab(agent);
+    this.removeTab(replaced);
+    await tab.session.start();
   }
 
-  /** A fresh conversation with the selected agent. */
+  /** A fresh conversation, in a new tab, with the active tab's agent. */
   async newSession(): Promise<void> {
     this.agents = this.loadAgents();
-    this.replaceSession();
-    await this.session.start();
+    const agent = this.agents.find((candidate) => candidate.id === this.active.agent.id) ?? this.agents[0];
+    if (!agent) return;
+    const tab = this.openTab(agent);
+    await tab.session.start();
   }
 
   async runAction(action: PanelAction): Promise<void> {
@@ -155,7 +190,7 @@ export class ChatPresenter implements Disposable {
       case 'restartAgent':
         // A restart after fixing the settings (say, an agent's command) must pick the fix up.
         this.agents = this.loadAgents();
-        if (this.session.connectionView.phase === 'failed') return this.newSession();
+        if (this.session.connectionView.phase === 'failed') return this.replaceActive();
         await this.session.restart();
         return;
       case 'newSession':
@@ -173,7 +208,7 @@ export class ChatPresenter implements Disposable {
         if (!displays.stop(terminalId) && displays.view(terminalId)?.running) await this.session.cancel();
         return;
       case 'reveal':
-        this.terminalMirror?.reveal(terminalId);
+        this.mirrors.get(this.active)?.reveal(terminalId);
         return;
       default:
         assertNever(action, 'terminal action');
@@ -182,53 +217,200 @@ export class ChatPresenter implements Disposable {
 
   /** The agent settings changed. */
   reloadAgents(): void {
-    const agents = this.loadAgents();
-    this.agents = agents;
-    if (!agents.some((agent) => agent.id === this.selectedAgentId)) {
-      this.selectedAgentId = agents[0]?.id ?? '';
-      this.replaceSession();
-    }
-    this.send({ type: 'agentsChanged', agents: this.agentChoices(), selectedAgentId: this.selectedAgentId });
+    this.agents = this.loadAgents();
+    this.send({ type: 'agentsChanged', agents: this.agentChoices(), selectedAgentId: this.active.agent.id });
   }
 
   dispose(): void {
+    this.saveNow();
     this.reviewSubscription?.dispose();
-    this.sessionSubscriptions.dispose();
-    this.session.dispose();
+    for (const tab of this.tabs) tab.dispose();
+    this.tabs = [];
     this.batcher.dispose();
+    this.conversation.dispose();
   }
 
-  private replaceSession(): void {
-    this.sessionSubscriptions.dispose();
-    this.session.dispose();
-    this.batcher.discard();
-    this.session = this.createSession();
-    this.send({ type: 'snapshot', state: this.state() });
+  /** Intents of the conversation UI (pickers, mentions, policy). */
+  private handleConversation(message: ConversationMessage): Promise<void> {
+    return this.conversation.handle(message);
   }
 
-  private createSession(): SessionController {
-    const agent = this.agents.find((candidate) => candidate.id === this.selectedAgentId);
+  private openTab(agent: AgentDefinition, id?: string): SessionTab {
+    const listener: TabListener = {
+      delta: (tab, delta) => {
+        if (tab === this.active && this.viewReady) this.batcher.push(delta);
+      },
+      connection: (tab, connection) => {
+        if (tab !== this.active) return;
+        this.batcher.flush();
+        this.send({ type: 'connectionChanged', connection });
+      },
+      turn: (tab, turn) => {
+        if (tab === this.active) {
+          this.batcher.flush();
+          tab.terminalFeed.flush();
+          this.send({ type: 'turnChanged', turn });
+          this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
+        }
+        this.scheduleSave();
+      },
+      terminals: (tab, changed, output) => {
+        if (tab === this.active) this.send({ type: 'terminalDeltas', changed, output });
+      },
+      activity: () => this.sendTabs(),
+    };
+    const mirror = this.actions.mirrorTerminals;
+    let handle: TerminalMirrorHandle | null = null;
+    const tab = new SessionTab(agent, this.environment, listener, mirror ? (displays) => (handle = mirror(displays)) : undefined, id);
+    if (handle) this.mirrors.set(tab, handle);
+    this.tabs.push(tab);
+    this.activate(tab);
+    return tab;
+  }
+
+  private activate(tab: SessionTab): void {
+    if (this.active === tab) return;
+    this.active = tab;
+    this.sendSnapshot();
+    this.scheduleSave();
+  }
+
+  private async selectTab(tabId: string): Promise<void> {
+    const tab = this.tabs.find((candidate) => candidate.id === tabId);
+    if (!tab) return;
+    this.activate(tab);
+    if (tab.session.connectionView.phase === 'idle' && tab.session.thread.length === 0) await tab.session.start();
+  }
+
+  private async closeTab(tabId: string): Promise<void> {
+    const tab = this.tabs.find((candidate) => candidate.id === tabId);
+    if (!tab) return;
+    if (tab.session.thread.length > 0) this.closed = [tab.record(), ...this.closed.filter((record) => record.tabId !== tab.id)];
+    await tab.session.close().catch(() => undefined);
+    this.removeTab(tab);
+  }
+
+  private removeTab(tab: SessionTab | null): void {
+    if (!tab) return;
+    this.tabs = this.tabs.filter((candidate) => candidate !== tab);
+    this.mirrors.delete(tab);
+    tab.dispose();
+    if (this.tabs.length === 0) {
+      const agent = this.agents.find((candidate) => candidate.id === tab.agent.id) ?? this.agents[0];
+      if (agent) this.openTab(agent);
+    } else if (this.active === tab) {
+      this.active = this.tabs[this.tabs.length - 1] as SessionTab;
+      this.sendSnapshot();
+    } else {
+      this.sendTabs();
+    }
+    this.scheduleSave();
+  }
+
+  private renameTab(tabId: string, title: string): void {
+    const tab = this.tabs.find((candidate) => candidate.id === tabId);
+    if (!tab) return;
+    tab.session.thread.facts.title = title.trim();
+    if (tab === this.active) this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
+    this.sendTabs();
+    this.scheduleSave();
+  }
+
+  private async openHistory(key: string): Promise<void> {
+    const parsed = parseHistoryKey(key);
+    if (!parsed) return;
+    this.agents = this.loadAgents();
+    if (parsed.source === 'tandem') {
+      const record = this.closed.find((candidate) => candidate.tabId === parsed.tabId);
+      const agent = record && this.agents.find((candidate) => candidate.id === record.agentId);
+      if (!record || !agent) return;
+      this.closed = this.closed.filter((candidate) => candidate !== record);
+      const tab = this.openTab(agent, record.tabId);
+      tab.restore(record);
+      this.sendSnapshot();
+      return;
+    }
+    const agent = this.agents.find((candidate) => candidate.id === parsed.agentId);
+    if (!agent) return;
+    const tab = this.openTab(agent);
+    const history = this.session.history;
+    const kind = history.load || !history.resume ? 'load' : 'resume';
+    if (kind === 'resume') tab.session.thread.addNotice('info', `${agent.label} can resume this session but not replay it: earlier messages are not shown.`);
+    if (!(await tab.session.openExisting({ kind, sessionId: parsed.sessionId }))) {
+      tab.session.thread.addNotice('error', `${agent.label} could not open that session. ${tab.session.connectionView.message ?? ''}`.trim(), ['showLog']);
+    }
+    this.sendTabs();
+  }
+
+  private async deleteHistory(key: string): Promise<void> {
+    const parsed = parseHistoryKey(key);
+    if (!parsed) return;
+    if (parsed.source === 'tandem') this.closed = this.closed.filter((record) => record.tabId !== parsed.tabId);
+    else if (parsed.agentId === this.active.agent.id) await this.session.deleteAgentSession(parsed.sessionId);
+    this.scheduleSave();
+    this.send({ type: 'historyChanged', history: await buildHistory(this.closed, this.agents, this.session) });
+  }
+
+  private replaceActive(): void {
+    const old = this.active;
+    const agent = this.agents.find((candidate) => candidate.id === old.agent.id) ?? old.agent;
+    this.openTab(agent);
+    this.removeTab(old);
+    void this.session.start();
+  }
+
+  /** Tabs from the last window (transcripts included), or one fresh tab. */
+  private restoreTabs(selectedAgentId: string): void {
+    const saved = this.transcripts?.read();
+    this.closed = saved?.closed ?? [];
+    for (const record of saved?.open ?? []) {
+      const agent = this.agents.find((candidate) => candidate.id === record.agentId);
+      if (!agent) continue;
+      this.openTab(agent, record.tabId).restore(record);
+    }
+    const activeSaved = this.tabs.find((tab) => tab.id === saved?.activeTabId);
+    if (activeSaved) this.activate(activeSaved);
+    if (this.tabs.length > 0) return;
+    const agent = this.agents.find((candidate) => candidate.id === selectedAgentId) ?? this.agents[0];
     if (!agent) throw new Error('No agent is configured.');
-    const session = new SessionController(agent, this.environment);
-    const subscriptions = new DisposableStore();
-    subscriptions.add(session.thread.onDelta((delta) => {
-      if (this.viewReady) this.batcher.push(delta);
+    this.openTab(agent);
+  }
+
+  private scheduleSave(): void {
+    if (!this.transcripts) return;
+    this.saveTimer ??= setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  private saveNow(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.transcripts?.write(boundedState({
+      open: this.tabs.filter((tab) => tab.session.thread.length > 0).map((tab) => tab.record()),
+      activeTabId: this.active?.id ?? null,
+      closed: this.closed,
     }));
-    subscriptions.add(session.onConnectionChanged((connection) => {
-      this.batcher.flush();
-      this.send({ type: 'connectionChanged', connection });
-    }));
-    subscriptions.add(session.onTurnChanged((turn) => {
-      this.batcher.flush();
-      this.terminalFeed?.flush();
-      this.send({ type: 'turnChanged', turn });
-      this.send({ type: 'sessionTitleChanged', title: session.thread.facts.title });
-    }));
-    const feed = subscriptions.add(new TerminalFeed(session.terminalDisplays, (changed, output) => this.send({ type: 'terminalDeltas', changed, output })));
-    this.terminalFeed = feed;
-    this.terminalMirror = this.actions.mirrorTerminals ? subscriptions.add(this.actions.mirrorTerminals(session.terminalDisplays)) : null;
-    this.sessionSubscriptions = subscriptions;
-    return session;
+  }
+
+  private sendSnapshot(): void {
+    this.conversation.show(this.session);
+    if (!this.viewReady) return;
+    this.batcher.discard();
+    this.active.terminalFeed.discard();
+    this.lastTabsJson = JSON.stringify(this.tabsView());
+    this.post({ type: 'snapshot', state: this.state() });
+    this.conversation.postAll();
+  }
+
+  private sendTabs(): void {
+    const tabs = this.tabsView();
+    const json = JSON.stringify(tabs);
+    if (json === this.lastTabsJson) return;
+    this.lastTabsJson = json;
+    this.send({ type: 'tabsChanged', tabs });
+  }
+
+  private tabsView(): TabsView {
+    return { tabs: this.tabs.map((tab) => tab.view()), activeTabId: this.active.id };
   }
 
   private send(message: HostToWebview): void {

@@ -1,9 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ThreadModel } from '../thread/threadModel';
-import { toPermissionOptions } from '../thread/toolCallMapping';
+import { mergeToolCall, newToolCallView, toPermissionOptions } from '../thread/toolCallMapping';
+import type { ToolCallView } from '../protocol/viewModel';
+import type { AgentPermissionPolicy } from './permissionPolicy';
 
 interface PendingRequest {
   options: acp.PermissionOption[];
+  tool: ToolCallView;
   resolve(response: acp.RequestPermissionResponse): void;
 }
 
@@ -16,8 +19,14 @@ const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelle
 export class PermissionBroker {
   private readonly pending = new Map<string, PendingRequest>();
   private nextId = 1;
+  /** Tandem's own policy (auto-allow, kept grants); without one every request is asked. */
+  private policy: AgentPermissionPolicy | null = null;
 
   constructor(private readonly thread: ThreadModel) {}
+
+  usePolicy(policy: AgentPermissionPolicy | null): void {
+    this.policy = policy;
+  }
 
   get openCount(): number {
     return this.pending.size;
@@ -25,6 +34,13 @@ export class PermissionBroker {
 
   request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const requestId = `p${this.nextId++}`;
+    const id = params.toolCall.toolCallId;
+    const tool = mergeToolCall(this.thread.toolCall(id) ?? newToolCallView(id), params.toolCall);
+    const decision = this.policy?.decide(tool, params.options) ?? null;
+    if (decision) {
+      this.thread.notePermission(params.toolCall, decision.reason);
+      return Promise.resolve({ outcome: { outcome: 'selected', optionId: decision.optionId } });
+    }
     return new Promise((resolve) => {
       const settle = (response: acp.RequestPermissionResponse) => {
         if (!this.pending.delete(requestId)) return;
@@ -34,7 +50,7 @@ export class PermissionBroker {
       };
       // The agent withdrew the request ($/cancel_request).
       const onAbort = () => settle(CANCELLED);
-      this.pending.set(requestId, { options: params.options, resolve: settle });
+      this.pending.set(requestId, { options: params.options, tool, resolve: settle });
       signal.addEventListener('abort', onAbort, { once: true });
       this.thread.setPermission(params.toolCall, requestId, toPermissionOptions(params.options));
       if (signal.aborted) onAbort();
@@ -51,7 +67,8 @@ export class PermissionBroker {
       return true;
     }
     if (!request.options.some((option) => option.optionId === optionId)) return false;
-    request.resolve({ outcome: { outcome: 'selected', optionId } });
+    const sent = this.policy ? this.policy.answered(request.tool, request.options, optionId) : optionId;
+    request.resolve({ outcome: { outcome: 'selected', optionId: sent } });
     return true;
   }
 

@@ -11,7 +11,8 @@ import { errorMessage, taggedLogger, type Logger } from '../util/logger';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import { PermissionBroker } from './permissionBroker';
-import { historyCapabilities, openSession, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
+import type { PermissionPolicy } from './permissionPolicy';
+import { historyCapabilities, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { serversForAgent, type McpServerChoice } from '../agents/mcpServers';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
 import { isAuthRequired, loginCommand, signInMethods, type SignInRunner } from './signIn';
@@ -51,6 +52,8 @@ export interface SessionEnvironment {
   mcpServers?(): McpServerChoice[];
   /** Runs agents' login programs; without it terminal sign-in is not offered. */
   signIn?: SignInRunner;
+  /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
+  permissionPolicy?: PermissionPolicy;
 }
 
 /** If the agent never answers a cancelled prompt, the turn still ends for the user. */
@@ -84,6 +87,10 @@ export class SessionController implements Disposable {
   private readonly updateEmitter = new Emitter<acp.SessionUpdate>();
   readonly onConnectionChanged = this.connectionEmitter.event;
   readonly onTurnChanged = this.turnEmitter.event;
+  /** Every `session/update` of the open session, after the thread applied it. */
+  readonly onAppliedUpdate = this.updateEmitter.event;
+  /** The last `session/prompt` answer (its usage, for agents that send no `usage_update`). */
+  lastPromptResponse: acp.PromptResponse | null = null;
   newSessionResponse: OpenedSession['response'] | null = null;
   /** What the next start opens; reset to a new session once used. */
   private openTarget: OpenTarget = { kind: 'new' };
@@ -93,6 +100,12 @@ export class SessionController implements Disposable {
     this.connectionState = environment.trusted
       ? { phase: 'idle', message: null, agentName: agent.label }
       : { phase: 'restricted', message: 'Tandem does not start agents in Restricted Mode: trust this workspace to use one.', agentName: agent.label };
+    this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
+  }
+
+  /** The open agent connection and session, for requests beside prompts (config options, modes, models). */
+  get live(): { connection: AcpConnection; sessionId: string } | null {
+    return this.connection && this.sessionId ? { connection: this.connection, sessionId: this.sessionId } : null;
   }
 
   get connectionView(): ConnectionView {
@@ -117,7 +130,7 @@ export class SessionController implements Disposable {
   }
 
   /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
-  async prompt(text: string, notes: readonly string[] = []): Promise<void> {
+  async prompt(text: string, notes: readonly string[] = [], attachments: readonly acp.ContentBlock[] = []): Promise<void> {
     if (this.activeTurn) throw new Error('A turn is already running.');
     // A prompt retried after sign-in is already in the thread.
     if (this.retryingPrompt) this.retryingPrompt = false;
@@ -135,8 +148,9 @@ export class SessionController implements Disposable {
     const agentProcess = this.process;
     try {
       const blocks: acp.ContentBlock[] = notes.map((note) => ({ type: 'text', text: note }));
-      blocks.push({ type: 'text', text });
+      blocks.push({ type: 'text', text }, ...attachments);
       const response = await connection.prompt(sessionId, blocks);
+      this.lastPromptResponse = response;
       this.finishTurn(turn, response.stopReason, null);
     } catch (error) {
       if (isAuthRequired(error) && !turn.ended) {
@@ -197,11 +211,25 @@ export class SessionController implements Disposable {
    * Opens an earlier session of this agent: `load` replays it into the thread, `resume`
    * reconnects while the thread shows what Tandem kept. The agent is (re)started for it.
    */
-  async openExisting(target: Exclude<OpenTarget, { kind: 'new' }>): Promise<boolean> {
+  async openExisting(target: Exclude<OpenTarget, { kind: 'new' } | { kind: 'continue' }>): Promise<boolean> {
     await this.stopAgent();
     this.openTarget = target;
     this.setConnection({ phase: 'idle', message: null, agentName: this.agent.label });
     return this.start();
+  }
+
+  /** The next start continues this earlier session, whose transcript the thread already shows. */
+  continueLater(sessionId: string): void {
+    this.openTarget = { kind: 'continue', sessionId };
+  }
+
+  private noteContinuation(target: OpenTarget): void {
+    if (target.kind === 'load') {
+      // The agent replays the whole session: it replaces the transcript Tandem kept.
+      this.thread.clear();
+    } else if (target.kind === 'new') {
+      this.thread.addNotice('warning', `${this.agent.label} cannot continue earlier sessions, so this is a new session: the agent has not seen the messages above.`);
+    }
   }
 
   /** Pages through the agent's own list of sessions for this workspace. */
@@ -286,10 +314,12 @@ export class SessionController implements Disposable {
       this.chosenAgentAuth = null;
       const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
       for (const skipped of mcp.skipped) this.thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
-      const target = this.openTarget;
+      const requested = this.openTarget;
+      const target = resolveContinue(requested, historyCapabilities(init));
+      if (requested.kind === 'continue') this.noteContinuation(target);
       // Updates of a loaded session's replay must land in the thread, so the id is known first.
-      if (target.kind !== 'new') this.sessionId = target.sessionId;
-      const session = await raceExit(openSession(connection, target, cwd, mcp.servers), agentProcess);
+      if (target.kind !== 'new' && target.kind !== 'continue') this.sessionId = target.sessionId;
+      const session = await raceExit(openSession(connection, target.kind === 'continue' ? { kind: 'new' } : target, cwd, mcp.servers), agentProcess);
       this.openTarget = { kind: 'new' };
       this.sessionId = session.sessionId;
       this.newSessionResponse = session.response;

@@ -5,7 +5,17 @@ import type { AcpConnection } from '../acp/acpConnection';
 export type OpenTarget =
   | { kind: 'new' }
   | { kind: 'load'; sessionId: string }
-  | { kind: 'resume'; sessionId: string };
+  | { kind: 'resume'; sessionId: string }
+  /** Continue a session whose transcript Tandem kept: resume if the agent can, else load, else new. */
+  | { kind: 'continue'; sessionId: string };
+
+/** What `continue` becomes for an agent with these capabilities. */
+export function resolveContinue(target: OpenTarget, capabilities: HistoryCapabilities): OpenTarget {
+  if (target.kind !== 'continue') return target;
+  if (capabilities.resume) return { kind: 'resume', sessionId: target.sessionId };
+  if (capabilities.load) return { kind: 'load', sessionId: target.sessionId };
+  return { kind: 'new' };
+}
 
 export interface OpenedSession {
   sessionId: string;
@@ -35,7 +45,7 @@ export function historyCapabilities(init: acp.InitializeResponse | null): Histor
   };
 }
 
-export async function openSession(connection: AcpConnection, target: OpenTarget, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
+export async function openSession(connection: AcpConnection, target: Exclude<OpenTarget, { kind: 'continue' }>, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
   switch (target.kind) {
     case 'new': {
       const response = await connection.newSession(cwd, mcpServers);

@@ -83,6 +83,28 @@ export class ThreadModel {
     this.add({ kind: 'turnEnded', id: this.newId(), stopReason, detail });
   }
 
+  /** Puts back a transcript Tandem kept (window reload, reopened session); tool calls stay addressable. */
+  restore(entries: readonly ThreadEntry[]): void {
+    this.entries.length = 0;
+    this.indexById.clear();
+    this.toolEntryIdByCallId.clear();
+    this.openStream = null;
+    for (const entry of entries) {
+      const copy = structuredClone(entry);
+      // A permission cannot outlive the process that asked for it.
+      if (copy.kind === 'toolCall' && (copy.tool.permission || copy.tool.status === 'pending' || copy.tool.status === 'in_progress')) {
+        copy.tool = { ...copy.tool, permission: null, status: 'cancelled' };
+      }
+      this.indexById.set(copy.id, this.entries.length);
+      if (copy.kind === 'toolCall') this.toolEntryIdByCallId.set(copy.tool.toolCallId, copy.id);
+      this.entries.push(copy);
+      const number = Number(copy.id.slice(1));
+      if (Number.isFinite(number) && number >= this.nextId) this.nextId = number + 1;
+    }
+    this.deltaEmitter.fire({ type: 'threadCleared' });
+    for (const entry of this.entries) this.deltaEmitter.fire({ type: 'entryAdded', entry: structuredClone(entry) });
+  }
+
   clear(): void {
     this.entries.length = 0;
     this.indexById.clear();
@@ -134,6 +156,12 @@ export class ThreadModel {
   setPermission(toolCall: acp.ToolCallUpdate, requestId: string, options: PermissionOptionView[]): void {
     this.openStream = null;
     this.upsertToolCall(toolCall.toolCallId, (tool) => ({ ...mergeToolCall(tool, toolCall), permission: { requestId, options } }));
+  }
+
+  /** Tandem's policy answered a permission by itself: the card says so and why. */
+  notePermission(toolCall: acp.ToolCallUpdate, note: string): void {
+    this.openStream = null;
+    this.upsertToolCall(toolCall.toolCallId, (tool) => ({ ...mergeToolCall(tool, toolCall), permissionNote: note }));
   }
 
   clearPermission(requestId: string): void {

@@ -254,6 +254,10 @@ describe('Tandem panel in code-server', () => {
 
   test('a terminal card shows coloured live output and a working Stop; the terminal panel lists its mirror', { timeout: 180_000 }, async () => {
     await selectAgent('Scripted agent', 'scripted');
+    // Review notes from earlier tests go out with the next prompt and would hide the scenario word: send them now.
+    const ended = await panel.locator('.turn-ended').count();
+    await send(panel, 'echo ready');
+    await waitForTurnEnd(panel, ended + 1, 30_000);
     const command = "echo tandem-e2e; printf '\\033[31mred\\033[0m and \\033[32mgreen\\033[0m\\n'; for i in 1 2 3; do echo line $i; done; sleep 1000";
     const turns = await panel.locator('.turn-ended').count();
     await send(panel, terminalPrompt({ create: { command }, toolCall: true, steps: ['waitOutput:line 3', 'wait'] }));

@@ -23,6 +23,7 @@ import type { Scenario, ScriptedSession } from './scenarios/scenario';
 import { requireScriptedSignIn, scriptedAuthMethods } from './scenarios/terminalAuth';
 import { terminalScenarios } from './scenarios/terminals';
 import { fsScenarios } from './scenarios/fs';
+import { conversationScenarios, scriptedPromptCapabilities, sessionOptionsFor, withConversationHandlers } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
 
 const exitOnStart = process.env.SCRIPTED_AGENT_EXIT_ON_START;
@@ -108,10 +109,9 @@ const coreScenarios: Record<string, Scenario> = {
 };
 
 // Topic scenario modules add themselves here.
-const scenarios: Record<string, Scenario> = { ...coreScenarios, ...terminalScenarios, ...fsScenarios };
+const scenarios: Record<string, Scenario> = { ...coreScenarios, ...terminalScenarios, ...fsScenarios, ...conversationScenarios };
 
-acp
-  .agent({ name: 'scripted-agent' })
+withConversationHandlers(acp.agent({ name: 'scripted-agent' }))
   .onRequest(acp.methods.agent.initialize, (ctx) => {
     clientCapabilities = ctx.params.clientCapabilities ?? {};
     return {
@@ -120,6 +120,7 @@ acp
       loadSession: true,
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
       mcpCapabilities: { http: true, sse: false },
+      promptCapabilities: scriptedPromptCapabilities(),
     },
     agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
     authMethods: scriptedAuthMethods(clientCapabilities),
@@ -131,7 +132,7 @@ acp
     const sessionId = `scripted-${process.pid}-${nextSession++}`;
     sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });
     saveSession({ sessionId, cwd: ctx.params.cwd, title: `Scripted session ${known + 1}`, updatedAt: new Date().toISOString(), mcpServers: ctx.params.mcpServers, history: [] });
-    return { sessionId };
+    return { sessionId, ...sessionOptionsFor(sessionId, clientCapabilities) };
   })
   .onRequest(acp.methods.agent.session.load, async (ctx) => {
     const stored = readSessions(ctx.params.cwd).find((candidate) => candidate.sessionId === ctx.params.sessionId);

@@ -87,7 +87,7 @@ describe('ChatPresenter', () => {
     await presenter.handle({ type: 'sendPrompt', text: 'echo while hidden' });
     assert.equal(posted.length, afterDetach, 'nothing is posted to a hidden view');
     await presenter.handle({ type: 'ready' });
-    const snapshot = posted.at(-1);
+    const snapshot = posted.slice(afterDetach).find((message) => message.type === 'snapshot');
     assert.ok(snapshot?.type === 'snapshot');
     assert.deepEqual(snapshot.state.entries, presenter.currentSession.thread.snapshot());
     assert.ok(snapshot.state.entries.some((entry) => entry.kind === 'agentMessage' && entry.text === 'You said: while hidden'));

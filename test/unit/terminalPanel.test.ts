@@ -68,8 +68,9 @@ describe('terminals in the panel', () => {
     assert.equal(state?.running, false);
     assert.match(state?.toolCallId ?? '', /^terminal-call-/);
 
+    const beforeReady = posted.length;
     await presenter.handle({ type: 'ready' });
-    const snapshot = posted.at(-1);
+    const snapshot = posted.slice(beforeReady).find((message) => message.type === 'snapshot');
     assert.ok(snapshot?.type === 'snapshot');
     const [terminal] = snapshot.state.terminals;
     assert.equal(terminal?.terminalId, terminalId);
@@ -90,6 +91,23 @@ describe('terminals in the panel', () => {
     await turn;
     assert.deepEqual(scriptResult(presenter.currentSession).results, [{ step: 'wait', exitCode: null, signal: 'SIGTERM' }]);
     await waitFor(() => lastState(posted, running.terminalId)?.signal === 'SIGTERM', 'the signal to be shown');
+  });
+
+  test('Stop on a command the agent runs itself stops the turn; the terminal then shows as ended', async (t) => {
+    const posted: HostToWebview[] = [];
+    const presenter = terminalPresenter(posted);
+    t.after(() => presenter.dispose());
+    await presenter.handle({ type: 'ready' });
+    const turn = presenter.sendPrompt('display-terminal');
+    const displays = presenter.currentSession.terminalDisplays;
+    await waitFor(() => displays.output('display-1').includes('test 2 ok'), 'display terminal output');
+    assert.equal(displays.view('display-1')?.origin, 'agent');
+    assert.equal(displays.view('display-1')?.command, 'npm test');
+    await presenter.handle({ type: 'terminalAction', terminalId: 'display-1', action: 'kill' });
+    await turn;
+    const last = presenter.currentSession.thread.snapshot().at(-1);
+    assert.equal(last?.kind === 'turnEnded' && last.stopReason, 'cancelled');
+    assert.equal(displays.view('display-1')?.running, false);
   });
 
   test('terminal and sign-in intents from the webview are validated', () => {

@@ -4,6 +4,8 @@
  *   terminal <json>   runs a TerminalScript and replies with its results as one JSON message
  *   command-output    an execute tool call whose output comes as text content (no terminal at all),
  *                     the way agents without display terminals report a command
+ *   display-terminal  a command the agent "runs itself", reported through tool-call `_meta`
+ *                     (terminal_info, terminal_output, never an exit) until the turn is cancelled
  *
  * A script creates one terminal, optionally shows it in a tool call card, then runs its steps:
  *   output | wait | kill | release      the matching terminal/* request; its answer is recorded
@@ -79,6 +81,18 @@ function failure(step: string, error: unknown): TerminalStepResult {
 export const COMMAND_OUTPUT_TEXT = '```console\n\u001b[33mwarning\u001b[0m: 1 unused variable\nbuild ok\n```';
 
 export const terminalScenarios: Record<string, Scenario> = {
+  async 'display-terminal'(client, sessionId, _rest, signal) {
+    const meta = (extra: Record<string, unknown>) => ({ terminal_info: { terminal_id: 'display-1' }, ...extra });
+    await update(client, sessionId, {
+      sessionUpdate: 'tool_call', toolCallId: 'display-1', title: 'npm test', kind: 'execute', status: 'in_progress',
+      rawInput: { command: 'npm test' }, content: [{ type: 'terminal', terminalId: 'display-1' }], _meta: meta({}),
+    });
+    for (let i = 0; i < 600 && !signal.aborted; i++) {
+      await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'display-1', _meta: { terminal_output: { terminal_id: 'display-1', data: `test ${i} ok\n` } } });
+      await sleep(50, signal);
+    }
+    return signal.aborted ? 'cancelled' : 'end_turn';
+  },
   async 'command-output'(client, sessionId) {
     await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'build-1', title: 'npm run build', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm run build' } });
     await update(client, sessionId, {

@@ -1,0 +1,35 @@
+/** Open conversations as tabs, and earlier ones in the history list (plain shared data). */
+
+export interface TabView {
+  id: string;
+  title: string;
+  agentId: string;
+  agentLabel: string;
+  /** A turn is running. */
+  busy: boolean;
+  /** The agent waits for a permission answer. */
+  waiting: boolean;
+}
+
+export interface TabsView {
+  tabs: TabView[];
+  activeTabId: string;
+}
+
+export interface HistoryItemView {
+  key: string;
+  /** 'tandem': a transcript Tandem kept; 'agent': listed by the agent (session/list). */
+  source: 'tandem' | 'agent';
+  agentId: string;
+  agentLabel: string;
+  sessionId: string | null;
+  title: string;
+  /** ISO time of the last activity, when known. */
+  updatedAt: string | null;
+}
+
+export interface HistoryView {
+  items: HistoryItemView[];
+  /** Why some agents' sessions are missing (cannot list, not running, …). */
+  notes: string[];
+}

@@ -1,0 +1,216 @@
+import { pathToFileURL } from 'node:url';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { HostToWebview, WebviewToHost } from '../protocol/messages';
+import type { ConversationView, MentionView, PromptImageView, UsageView } from '../protocol/conversationView';
+import { assertNever } from '../util/assertNever';
+import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
+import type { FrameStore } from '../acp/frames';
+import type { PermissionPolicy } from './permissionPolicy';
+import type { SessionController } from './sessionController';
+import { findSessionResult, parseLegacyModels, SessionOptions } from './sessionOptions';
+import { commandViews, usageView } from './usageView';
+
+/** What only the editor can do for the conversation controls; each one is optional. */
+export interface ConversationEditor {
+  findMentions?(query: string): Promise<MentionView[]>;
+  /** The text a mention stands for: the open buffer (unsaved edits included) or the disk; a selection's lines. Null: not text. */
+  readMention?(mention: MentionView): Promise<string | null>;
+  copyText?(text: string): void;
+  /** "Follow the agent": show where the agent works, without taking focus. */
+  revealLocation?(path: string, line: number | null): void;
+  /** Mirrors the usage meter (e.g. in the status bar). */
+  showUsage?(usage: UsageView | null, agentName: string): void;
+}
+
+export type ConversationMessage = Extract<WebviewToHost, { type: 'setSessionOption' | 'setFollowAgent' | 'requestMentions' | 'revokeGrant' | 'copyText' }>;
+
+/**
+ * The conversation's controls for the current session: config pickers (with optimistic change
+ * and rollback), the usage meter, slash commands, prompt attachments, "follow the agent", and
+ * the permission policy's view. The presenter attaches each new session.
+ */
+export class ConversationFeature implements Disposable {
+  private session: SessionController | null = null;
+  private options: SessionOptions | null = null;
+  /** Per session (tab), so a picker's state survives switching tabs. */
+  private readonly optionsBySession = new WeakMap<SessionController, { options: SessionOptions; sessionId: string | null }>();
+  private attached: Disposable | null = null;
+  private followAgent = false;
+  private lastRevealed = '';
+  private postTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly subscriptions = new DisposableStore();
+
+  constructor(
+    private readonly post: (message: HostToWebview) => void,
+    private readonly frames: FrameStore,
+    private readonly editor: ConversationEditor = {},
+    private readonly policy: PermissionPolicy | null = null,
+  ) {
+    if (policy) this.subscriptions.add(policy.onDidChange(() => this.postPermissions()));
+  }
+
+  /** The panel shows `session` (a tab became active): follow its events from now on. */
+  show(session: SessionController): void {
+    if (this.session === session) return;
+    this.attached?.dispose();
+    this.session = session;
+    const state = this.optionsBySession.get(session) ?? { options: new SessionOptions(session.thread.facts), sessionId: null };
+    this.optionsBySession.set(session, state);
+    this.options = state.options;
+    const store = new DisposableStore();
+    store.add(session.onConnectionChanged(() => {
+      this.syncOptions(session);
+      this.schedulePost();
+    }));
+    store.add(session.onAppliedUpdate((update) => this.onUpdate(update)));
+    store.add(session.onTurnChanged(() => this.schedulePost()));
+    store.add(toDisposable(() => {
+      if (this.session === session) this.session = null;
+    }));
+    this.attached = store;
+    this.syncOptions(session);
+    this.postAll();
+  }
+
+  view(): ConversationView {
+    const session = this.session;
+    const capabilities = session?.live?.connection.initializeResponse?.agentCapabilities?.promptCapabilities;
+    return {
+      controls: this.options?.controls() ?? [],
+      usage: session ? usageView(session.thread.facts.usage, session.lastPromptResponse) : null,
+      commands: commandViews(session?.thread.facts.availableCommands ?? []),
+      prompt: { image: Boolean(capabilities?.image), embeddedContext: Boolean(capabilities?.embeddedContext) },
+      followAgent: this.followAgent,
+    };
+  }
+
+  /** Sends the whole state, e.g. after a snapshot. */
+  postAll(): void {
+    this.postConversation();
+    this.postPermissions();
+  }
+
+  async handle(message: ConversationMessage): Promise<void> {
+    switch (message.type) {
+      case 'setSessionOption':
+        return this.setOption(message.optionId, message.value);
+      case 'setFollowAgent':
+        this.followAgent = message.enabled;
+        this.lastRevealed = '';
+        this.postConversation();
+        return;
+      case 'requestMentions': {
+        const items = (await this.editor.findMentions?.(message.query)) ?? [];
+        this.post({ type: 'mentionCandidates', requestId: message.requestId, items });
+        return;
+      }
+      case 'revokeGrant':
+        this.policy?.revoke(message.grantId);
+        return;
+      case 'copyText':
+        this.editor.copyText?.(message.text);
+        return;
+      default:
+        assertNever(message, 'conversation message');
+    }
+  }
+
+  /**
+   * Content blocks for a prompt's mentions and images: embedded `resource` blocks (with the
+   * buffer's unsaved text) when the agent takes embedded context, else `resource_link`s.
+   */
+  async promptAttachments(mentions: readonly MentionView[], images: readonly PromptImageView[]): Promise<{ blocks: acp.ContentBlock[]; refused: string | null }> {
+    const { prompt } = this.view();
+    const blocks: acp.ContentBlock[] = [];
+    for (const mention of mentions) {
+      const fileUri = pathToFileURL(mention.path).href;
+      const uri = mention.kind === 'selection' && mention.startLine ? `${fileUri}#L${mention.startLine}-${mention.endLine ?? mention.startLine}` : fileUri;
+      const text = prompt.embeddedContext && mention.kind !== 'folder' ? await this.editor.readMention?.(mention) ?? null : null;
+      if (text !== null) blocks.push({ type: 'resource', resource: { uri, text, mimeType: 'text/plain' } });
+      else blocks.push({ type: 'resource_link', uri, name: mention.label });
+    }
+    if (images.length > 0 && !prompt.image) return { blocks, refused: 'This agent does not accept images, so they were not sent.' };
+    for (const image of images) blocks.push({ type: 'image', mimeType: image.mimeType, data: image.data });
+    return { blocks, refused: null };
+  }
+
+  dispose(): void {
+    if (this.postTimer) clearTimeout(this.postTimer);
+    this.attached?.dispose();
+    this.subscriptions.dispose();
+  }
+
+  private async setOption(optionId: string, value: string | boolean): Promise<void> {
+    const session = this.session;
+    const options = this.options;
+    const live = session?.live;
+    if (!session || !options || !live) return;
+    const { connection, sessionId } = live;
+    const refused = await options.change(optionId, value, {
+      setConfigOption: async (configId, next) => (typeof next === 'boolean'
+        ? await connection.setBooleanConfigOption(sessionId, configId, next)
+        : await connection.setConfigOption(sessionId, configId, next)).configOptions,
+      setMode: async (modeId) => {
+        await connection.setMode(sessionId, modeId);
+      },
+      setModel: (modelId) => connection.setModel(sessionId, modelId),
+    }, () => this.postConversation());
+    if (refused) session.thread.addNotice('warning', `${session.agent.label} kept its setting: ${refused}`, ['showLog']);
+  }
+
+  /** A newly opened agent session brings its own legacy modes and models. */
+  private syncOptions(session: SessionController): void {
+    const state = this.optionsBySession.get(session);
+    const sessionId = session.live?.sessionId ?? null;
+    if (!state || !sessionId || state.sessionId === sessionId) return;
+    state.sessionId = sessionId;
+    const response = session.newSessionResponse;
+    // The SDK drops fields the schema does not know; Gemini's legacy `models` is read from the raw answer.
+    const models = parseLegacyModels(response) ?? parseLegacyModels(findSessionResult(this.frames.frames(), sessionId));
+    state.options.reset(response?.modes ?? null, models);
+  }
+
+  private onUpdate(update: acp.SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'usage_update':
+      case 'config_option_update':
+      case 'current_mode_update':
+      case 'available_commands_update':
+        this.schedulePost();
+        return;
+      case 'tool_call':
+      case 'tool_call_update':
+        if (this.followAgent && update.locations?.length) this.reveal(update.locations[update.locations.length - 1]);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private reveal(location: acp.ToolCallLocation | undefined): void {
+    if (!location) return;
+    const key = `${location.path}:${location.line ?? ''}`;
+    if (key === this.lastRevealed) return;
+    this.lastRevealed = key;
+    this.editor.revealLocation?.(location.path, location.line ?? null);
+  }
+
+  /** Usage updates can come several per second; one message per frame interval is plenty. */
+  private schedulePost(): void {
+    this.postTimer ??= setTimeout(() => {
+      this.postTimer = null;
+      this.postConversation();
+    }, 30);
+  }
+
+  private postConversation(): void {
+    const view = this.view();
+    this.post({ type: 'conversationChanged', conversation: view });
+    this.editor.showUsage?.(view.usage, this.session?.agent.label ?? '');
+  }
+
+  private postPermissions(): void {
+    if (!this.policy || !this.session) return;
+    this.post({ type: 'permissionsChanged', permissions: this.policy.view(this.session.agent.id) });
+  }
+}

@@ -1,0 +1,172 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../protocol/conversationView';
+import type { ToolCallView, ToolKindView } from '../protocol/viewModel';
+import { Emitter } from '../util/emitter';
+import { resolveAgentPath } from '../fs/pathBoundary';
+
+/** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
+export interface StoredGrant extends PermissionGrantView {
+  /** The workspace folder the grant is for. */
+  workspace: string;
+}
+
+export interface GrantStore {
+  load(): StoredGrant[];
+  save(grants: StoredGrant[]): void;
+}
+
+export class MemoryGrantStore implements GrantStore {
+  constructor(private grants: StoredGrant[] = []) {}
+  load(): StoredGrant[] {
+    return this.grants.map((grant) => ({ ...grant }));
+  }
+  save(grants: StoredGrant[]): void {
+    this.grants = grants.map((grant) => ({ ...grant }));
+  }
+}
+
+export interface PermissionPolicyOptions {
+  workspaceRoots(): string[];
+  /** Tool kinds the user lets an agent use without asking (inside the workspace). */
+  autoAllowKinds(agentId: string): ToolKindView[];
+  store: GrantStore;
+  /** Rules agents keep inside the project; shown, never applied by Tandem. */
+  projectRules?(): ProjectRulesView[];
+  now?(): number;
+}
+
+/** What Tandem decided without asking: the option to select and why (shown in the card). */
+export interface PolicyDecision {
+  optionId: string;
+  reason: string;
+}
+
+/** The policy as one session's permission broker sees it. */
+export interface AgentPermissionPolicy {
+  decide(tool: ToolCallView, options: readonly acp.PermissionOption[]): PolicyDecision | null;
+  /** The user picked `optionId`; returns the option to answer the agent with. */
+  answered(tool: ToolCallView, options: readonly acp.PermissionOption[], optionId: string): string;
+}
+
+/** Kinds whose permission is about files: they need paths, all inside the workspace. */
+const fileKinds: ReadonlySet<ToolKindView> = new Set(['read', 'edit', 'delete', 'move', 'search']);
+const pathKeys = ['file_path', 'path', 'absolute_path', 'notebook_path', 'filePath', 'dir_path', 'directory'];
+
+/** Every path a tool call names: its locations, its diffs and the usual path fields of its raw input. */
+export function toolPaths(tool: ToolCallView): string[] {
+  const paths = new Set<string>();
+  for (const location of tool.locations) paths.add(location.path);
+  for (const content of tool.content) if (content.type === 'diff') paths.add(content.path);
+  if (tool.rawInput) {
+    try {
+      const input = JSON.parse(tool.rawInput) as Record<string, unknown>;
+      for (const key of pathKeys) if (typeof input[key] === 'string' && input[key]) paths.add(input[key] as string);
+    } catch {
+      // Raw input that is not JSON names no paths.
+    }
+  }
+  return [...paths];
+}
+
+const kindLabels: Record<ToolKindView, string> = {
+  read: 'Reads', edit: 'Edits', delete: 'Deletions', move: 'Moves', search: 'Searches', execute: 'Commands',
+  think: 'Thinking steps', fetch: 'Fetches', switch_mode: 'Mode switches', other: 'Other tools',
+};
+
+/**
+ * Tandem's own permission policy on top of the agent's: per agent, auto-allow by tool kind,
+ * and "always" grants the user gave, kept by Tandem and revocable. Nothing is ever allowed
+ * automatically for a path outside the workspace, or for a file tool that names no path.
+ */
+export class PermissionPolicy {
+  private grants: StoredGrant[];
+  private readonly changeEmitter = new Emitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly options: PermissionPolicyOptions) {
+    this.grants = options.store.load();
+  }
+
+  forAgent(agentId: string): AgentPermissionPolicy {
+    return {
+      decide: (tool, offered) => this.decide(agentId, tool, offered),
+      answered: (tool, offered, optionId) => this.answered(agentId, tool, offered, optionId),
+    };
+  }
+
+  view(agentId: string): PermissionsView {
+    const workspace = this.workspace();
+    return {
+      agentId,
+      autoAllowKinds: this.options.autoAllowKinds(agentId),
+      grants: this.grants.filter((grant) => grant.agentId === agentId && grant.workspace === workspace).map(({ workspace: _workspace, ...grant }) => grant),
+      projectRules: this.options.projectRules?.() ?? [],
+    };
+  }
+
+  revoke(grantId: string): boolean {
+    const before = this.grants.length;
+    this.grants = this.grants.filter((grant) => grant.id !== grantId);
+    if (this.grants.length === before) return false;
+    this.options.store.save(this.grants);
+    this.changeEmitter.fire(undefined);
+    return true;
+  }
+
+  /** Settings or project rules changed: views must be rebuilt. */
+  refresh(): void {
+    this.changeEmitter.fire(undefined);
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+  }
+
+  private decide(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[]): PolicyDecision | null {
+    const allowOnce = offered.find((option) => option.kind === 'allow_once');
+    if (!allowOnce || !this.pathsAllowAutomatic(tool)) return null;
+    const grant = this.matchingGrant(agentId, tool);
+    if (grant) return { optionId: allowOnce.optionId, reason: `Allowed by your rule: ${grant.description}` };
+    if (this.options.autoAllowKinds(agentId).includes(tool.toolKind)) {
+      return { optionId: allowOnce.optionId, reason: `Allowed automatically: ${kindLabels[tool.toolKind].toLowerCase()} inside the workspace` };
+    }
+    return null;
+  }
+
+  private answered(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[], optionId: string): string {
+    const chosen = offered.find((option) => option.optionId === optionId);
+    const allowOnce = offered.find((option) => option.kind === 'allow_once');
+    // Tandem keeps "always" itself, so the agent does not write a rule into the project.
+    if (chosen?.kind !== 'allow_always' || !allowOnce || !this.pathsAllowAutomatic(tool)) return optionId;
+    if (!this.matchingGrant(agentId, tool)) this.addGrant(agentId, tool);
+    return allowOnce.optionId;
+  }
+
+  private addGrant(agentId: string, tool: ToolCallView): void {
+    const fileKind = fileKinds.has(tool.toolKind);
+    const subject = fileKind ? '' : tool.title;
+    const description = fileKind ? `${kindLabels[tool.toolKind]} inside the workspace` : `${kindLabels[tool.toolKind]}: ${subject}`;
+    const createdAt = this.options.now?.() ?? Date.now();
+    this.grants.push({ id: `g${createdAt.toString(36)}${Math.random().toString(36).slice(2, 8)}`, workspace: this.workspace(), agentId, toolKind: tool.toolKind, subject, description, createdAt });
+    this.options.store.save(this.grants);
+    this.changeEmitter.fire(undefined);
+  }
+
+  private matchingGrant(agentId: string, tool: ToolCallView): StoredGrant | undefined {
+    const workspace = this.workspace();
+    return this.grants.find((grant) => grant.agentId === agentId && grant.workspace === workspace && grant.toolKind === tool.toolKind
+      && (grant.subject === '' ? fileKinds.has(tool.toolKind) : grant.subject === tool.title));
+  }
+
+  private pathsAllowAutomatic(tool: ToolCallView): boolean {
+    const paths = toolPaths(tool);
+    if (fileKinds.has(tool.toolKind) && paths.length === 0) return false;
+    const roots = this.options.workspaceRoots();
+    // Symlinks are resolved: a link inside the workspace that points out of it is outside.
+    return roots.length > 0 && paths.every((path) => resolveAgentPath(path, roots[0] ?? '/', roots).inside);
+  }
+
+  private workspace(): string {
+    return this.options.workspaceRoots()[0] ?? '';
+  }
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProjectRulesView } from '../protocol/conversationView';
+
+/**
+ * Files in which agents persist "always allow" rules inside the project. Claude Code writes
+ * the user's "always" into `.claude/settings.local.json`, which `git clean -fd` keeps (it is
+ * usually git-ignored): the user should know those rules exist.
+ */
+export const projectRuleFiles = ['.claude/settings.local.json', '.claude/settings.json'] as const;
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string').slice(0, 500) : [];
+}
+
+/** The allow and deny rules found in one settings file's text; null when it has none or is not JSON. */
+export function parseProjectRules(text: string, path: string, label: string): ProjectRulesView | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const permissions = json && typeof json === 'object' ? (json as { permissions?: unknown }).permissions : undefined;
+  if (!permissions || typeof permissions !== 'object') return null;
+  const { allow, deny } = permissions as { allow?: unknown; deny?: unknown };
+  const view = { path, label, allow: strings(allow), deny: strings(deny) };
+  return view.allow.length + view.deny.length > 0 ? view : null;
+}
+
+export function readProjectRules(roots: readonly string[]): ProjectRulesView[] {
+  const found: ProjectRulesView[] = [];
+  for (const root of roots) {
+    for (const relative of projectRuleFiles) {
+      const path = join(root, relative);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        continue;
+      }
+      const rules = parseProjectRules(text, path, relative);
+      if (rules) found.push(rules);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,96 @@
+import type { AgentDefinition } from '../agents/agentConfig';
+import type { TerminalOutputView, TerminalStateView } from '../protocol/terminalView';
+import type { ConnectionView, ThreadDelta, TurnView } from '../protocol/viewModel';
+import type { TabView } from '../protocol/sessionTabsView';
+import { DisposableStore, type Disposable } from '../util/disposable';
+import { SessionController, type SessionEnvironment } from './sessionController';
+import { TerminalFeed } from './terminalFeed';
+import { fallbackTitle, type TranscriptRecord } from './transcripts';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
+
+/** What a tab tells the panel host; the host forwards only the active tab's stream. */
+export interface TabListener {
+  delta(tab: SessionTab, delta: ThreadDelta): void;
+  connection(tab: SessionTab, connection: ConnectionView): void;
+  turn(tab: SessionTab, turn: TurnView): void;
+  terminals(tab: SessionTab, changed: TerminalStateView[], output: TerminalOutputView[]): void;
+  /** Busy / waiting / title may have changed. */
+  activity(tab: SessionTab): void;
+}
+
+let nextTabNumber = 1;
+
+/** One open conversation: a session controller and everything subscribed to it. */
+export class SessionTab implements Disposable {
+  readonly session: SessionController;
+  readonly terminalFeed: TerminalFeed;
+  private readonly subscriptions = new DisposableStore();
+  private lastActivity = new Date().toISOString();
+
+  constructor(
+    readonly agent: AgentDefinition,
+    environment: SessionEnvironment,
+    listener: TabListener,
+    mirrorTerminals: ((displays: TerminalDisplays) => Disposable) | undefined,
+    readonly id = `tab-${Date.now().toString(36)}-${nextTabNumber++}`,
+  ) {
+    const session = new SessionController(agent, environment);
+    this.session = session;
+    this.subscriptions.add(session.thread.onDelta((delta) => {
+      listener.delta(this, delta);
+      if (delta.type === 'entryAdded' || (delta.type === 'entryUpdated' && delta.entry.kind === 'toolCall')) listener.activity(this);
+    }));
+    this.subscriptions.add(session.onConnectionChanged((connection) => listener.connection(this, connection)));
+    this.subscriptions.add(session.onTurnChanged((turn) => {
+      this.lastActivity = new Date().toISOString();
+      listener.turn(this, turn);
+      listener.activity(this);
+    }));
+    this.terminalFeed = this.subscriptions.add(new TerminalFeed(session.terminalDisplays, (changed, output) => listener.terminals(this, changed, output)));
+    if (mirrorTerminals) this.subscriptions.add(mirrorTerminals(session.terminalDisplays));
+  }
+
+  get title(): string {
+    return this.session.thread.facts.title ?? fallbackTitle(this.session.thread.snapshot().slice(0, 3));
+  }
+
+  view(): TabView {
+    return {
+      id: this.id,
+      title: this.title,
+      agentId: this.agent.id,
+      agentLabel: this.agent.label,
+      busy: this.session.turnView.running,
+      waiting: this.session.thread.findLastToolCall((tool) => tool.permission !== null) !== undefined,
+    };
+  }
+
+  record(): TranscriptRecord {
+    return {
+      tabId: this.id,
+      agentId: this.agent.id,
+      sessionId: this.session.currentSessionId ?? this.restoredSessionId,
+      title: this.title,
+      updatedAt: this.lastActivity,
+      entries: this.session.thread.snapshot(),
+    };
+  }
+
+  /** The agent session this tab continues when it next starts (set when restored). */
+  restoredSessionId: string | null = null;
+
+  restore(record: TranscriptRecord): void {
+    this.session.thread.restore(record.entries);
+    this.lastActivity = record.updatedAt;
+    if (record.title && record.title !== fallbackTitle(record.entries)) this.session.thread.facts.title = record.title;
+    if (record.sessionId) {
+      this.restoredSessionId = record.sessionId;
+      this.session.continueLater(record.sessionId);
+    }
+  }
+
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.session.dispose();
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Scripted-agent scenarios for the full conversation: tool cards of every kind, plans, thoughts,
+ * usage, commands, notices, permissions, and session config (config options or legacy modes and
+ * models, chosen by SCRIPTED_AGENT_OPTIONS=config|legacy).
+ *
+ *   conversation          a plan, a thought, a read, a search, an edit that asks permission
+ *                         (with its diff), a command with output, usage and a title
+ *   reads <n>             n read/search tool calls in a row, then a message
+ *   usage <used> <size> [cost]   one usage_update
+ *   notice <severity> <text>     one notice
+ *   ask <kind> <path|command>    a tool call of that kind asking permission; replies the outcome
+ *   options               replies with the session's config state as JSON
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { PERMISSION_OPTIONS, sleep, streamText, update } from '../../../src/demo-agent/agentKit';
+import type { Scenario } from './scenario';
+
+type OptionsKind = 'config' | 'legacy' | 'none';
+const optionsKind: OptionsKind = process.env.SCRIPTED_AGENT_OPTIONS === 'config' ? 'config' : process.env.SCRIPTED_AGENT_OPTIONS === 'legacy' ? 'legacy' : 'none';
+/** A value the agent refuses, so clients can show their rollback. */
+export const REFUSED_VALUE = 'refuse-me';
+
+const MODES = [
+  { id: 'default', name: 'Ask', description: 'Asks before edits' },
+  { id: 'auto', name: 'Auto', description: 'Edits without asking' },
+  { id: 'plan', name: 'Plan', description: 'Read-only' },
+];
+const MODELS = [
+  { modelId: 'scripted-large', name: 'Scripted Large', description: 'Slow and thorough' },
+  { modelId: 'scripted-small', name: 'Scripted Small' },
+  { modelId: REFUSED_VALUE, name: 'Refused model' },
+];
+
+interface SessionConfig {
+  mode: string;
+  model: string;
+  effort: string;
+  fast: boolean;
+  booleans: boolean;
+}
+
+const configs = new Map<string, SessionConfig>();
+
+function configOptions(config: SessionConfig): acp.SessionConfigOption[] {
+  const options: acp.SessionConfigOption[] = [
+    { id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: config.effort,
+      options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }, { value: REFUSED_VALUE, name: 'Refused' }] },
+    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: config.model, options: [
+      { group: 'fast', name: 'Fast models', options: [{ value: 'scripted-small', name: 'Scripted Small' }] },
+      { group: 'smart', name: 'Smart models', options: [{ value: 'scripted-large', name: 'Scripted Large', description: 'Slow and thorough' }] },
+    ] },
+    { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: config.mode, options: MODES.map((mode) => ({ value: mode.id, name: mode.name, description: mode.description })) },
+  ];
+  if (config.booleans) options.push({ id: 'fast', name: 'Fast mode', category: 'model_config', type: 'boolean', currentValue: config.fast });
+  return options;
+}
+
+/** Extra fields of the `session/new` answer. */
+export function sessionOptionsFor(sessionId: string, capabilities: acp.ClientCapabilities): Partial<acp.NewSessionResponse> & { models?: unknown } {
+  const config: SessionConfig = { mode: 'default', model: 'scripted-large', effort: 'low', fast: false, booleans: Boolean(capabilities.session?.configOptions?.boolean) };
+  configs.set(sessionId, config);
+  if (optionsKind === 'config') return { configOptions: configOptions(config) };
+  if (optionsKind === 'legacy') return { modes: { currentModeId: config.mode, availableModes: MODES }, models: { availableModels: MODELS, currentModelId: config.model } };
+  return {};
+}
+
+/** SCRIPTED_AGENT_PROMPT=rich: the agent takes images and embedded context. */
+export function scriptedPromptCapabilities(): acp.PromptCapabilities {
+  const rich = process.env.SCRIPTED_AGENT_PROMPT === 'rich';
+  return { image: rich, embeddedContext: rich };
+}
+
+function configOf(sessionId: string): SessionConfig {
+  const config = configs.get(sessionId);
+  if (!config) throw acp.RequestError.resourceNotFound(sessionId);
+  return config;
+}
+
+function refuse(value: unknown): void {
+  if (value === REFUSED_VALUE) throw acp.RequestError.invalidParams(undefined, `The scripted agent refuses ${REFUSED_VALUE}.`);
+}
+
+const setModelParams = (params: unknown) => params as { sessionId: string; modelId: string };
+
+/** The config methods, on the agent app the scripted agent builds. */
+export function withConversationHandlers(app: acp.AgentApp): acp.AgentApp {
+  return app
+    .onRequest(acp.methods.agent.session.setConfigOption, async (ctx) => {
+      const config = configOf(ctx.params.sessionId);
+      const { configId, value } = ctx.params;
+      refuse(value);
+      if (configId === 'fast' && typeof value === 'boolean') config.fast = value;
+      else if ((configId === 'mode' || configId === 'model' || configId === 'effort') && typeof value === 'string') config[configId] = value;
+      else throw acp.RequestError.invalidParams(undefined, `Unknown option ${configId}`);
+      if (configId === 'mode') await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
+      return { configOptions: configOptions(config) };
+    })
+    .onRequest(acp.methods.agent.session.setMode, async (ctx) => {
+      const config = configOf(ctx.params.sessionId);
+      refuse(ctx.params.modeId);
+      config.mode = ctx.params.modeId;
+      await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
+      return {};
+    })
+    .onRequest('session/set_model', setModelParams, (ctx) => {
+      const config = configOf(ctx.params.sessionId);
+      refuse(ctx.params.modelId);
+      config.model = ctx.params.modelId;
+      return {};
+    });
+}
+
+async function ask(client: acp.AgentContext, sessionId: string, toolCall: acp.ToolCallUpdate, signal: AbortSignal): Promise<string> {
+  const answer = await client.request(acp.methods.client.session.requestPermission, { sessionId, options: PERMISSION_OPTIONS, toolCall }, { cancellationSignal: signal });
+  return answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+}
+
+const plan = (done: number): acp.SessionUpdate => ({
+  sessionUpdate: 'plan',
+  entries: ['Read the code', 'Search for callers', 'Edit the greeting', 'Run the tests'].map((content, index) => ({
+    content, priority: 'medium' as const, status: index < done ? 'completed' as const : index === done ? 'in_progress' as const : 'pending' as const,
+  })),
+});
+
+export const conversationScenarios: Record<string, Scenario> = {
+  async conversation(client, sessionId, _rest, signal, session) {
+    const file = `${session.cwd}/src/greeting.ts`;
+    await update(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: [
+      { name: 'review', description: 'Review the pending changes' },
+      { name: 'test', description: 'Run the tests', input: { hint: 'a test name pattern' } },
+    ] });
+    await update(client, sessionId, plan(0));
+    await streamText(client, sessionId, 'I should **read** the greeting first, then edit it.', { kind: 'agent_thought_chunk', chunkSize: 10 });
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'conv-read', title: 'Read src/greeting.ts', kind: 'read', status: 'in_progress', locations: [{ path: file, line: 1 }] });
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'conv-read', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'export const greeting = "hello";' } }] });
+    await update(client, sessionId, plan(1));
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'conv-search', title: 'grep -rn greeting src', kind: 'search', status: 'completed', locations: [{ path: file, line: 1 }] });
+    await update(client, sessionId, plan(2));
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'conv-edit', title: 'Edit src/greeting.ts', kind: 'edit', status: 'pending', locations: [{ path: file, line: 1 }],
+      content: [{ type: 'diff', path: file, oldText: 'export const greeting = "hello";\n', newText: 'export const greeting = "hello, world";\n' }] });
+    const outcome = await ask(client, sessionId, { toolCallId: 'conv-edit' }, signal);
+    if (outcome === 'cancelled') return 'cancelled';
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'conv-edit', status: outcome.startsWith('allow') ? 'completed' : 'failed' });
+    await update(client, sessionId, plan(3));
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'conv-run', title: 'npm test -- --grep greeting', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm test -- --grep greeting' } });
+    await sleep(50, signal);
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'conv-run', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '1 passing (4ms)' } }] });
+    await update(client, sessionId, plan(4));
+    await update(client, sessionId, { sessionUpdate: 'usage_update', used: 53_000, size: 200_000, cost: { amount: 0.042, currency: 'USD' } });
+    await update(client, sessionId, { sessionUpdate: 'session_info_update', title: 'Greet the world' });
+    await streamText(client, sessionId, `Permission outcome: ${outcome}. Updated the greeting:\n\n\`\`\`ts\nexport const greeting = "hello, world";\n\`\`\`\n`, { chunkSize: 16 });
+    return 'end_turn';
+  },
+  async reads(client, sessionId, rest, _signal, session) {
+    const count = Math.min(Number(rest) || 3, 5000);
+    for (let i = 0; i < count; i++) {
+      const kind = i % 3 === 2 ? 'search' : 'read';
+      await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: `reads-${Date.now()}-${i}`, title: kind === 'read' ? `Read file-${i}.ts` : `grep -n thing file-${i}.ts`, kind, status: 'completed', locations: [{ path: `${session.cwd}/file-${i}.ts` }] });
+    }
+    await streamText(client, sessionId, `Read ${count} files.`);
+    return 'end_turn';
+  },
+  async usage(client, sessionId, rest) {
+    const [used = '0', size = '0', cost] = rest.split(' ');
+    await update(client, sessionId, { sessionUpdate: 'usage_update', used: Number(used), size: Number(size), ...(cost ? { cost: { amount: Number(cost), currency: 'USD' } } : {}) });
+    await streamText(client, sessionId, 'Usage sent.');
+    return 'end_turn';
+  },
+  async notice(client, sessionId, rest) {
+    const [severity = 'info', ...words] = rest.split(' ');
+    await update(client, sessionId, { sessionUpdate: 'notice', severity, title: words.join(' ') } as acp.SessionUpdate);
+    return 'end_turn';
+  },
+  async ask(client, sessionId, rest, signal) {
+    const [kind = 'read', ...subject] = rest.split(' ');
+    const target = subject.join(' ');
+    const isCommand = kind === 'execute';
+    const toolCallId = `ask-${Date.now()}`;
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: isCommand ? target : `${kind} ${target}`, kind: kind as acp.ToolKind, status: 'pending',
+      ...(isCommand ? {} : { locations: [{ path: target }] }) });
+    const outcome = await ask(client, sessionId, { toolCallId }, signal);
+    await streamText(client, sessionId, `Outcome: ${outcome}`);
+    return outcome === 'cancelled' ? 'cancelled' : 'end_turn';
+  },
+  async options(client, sessionId) {
+    await streamText(client, sessionId, JSON.stringify(configs.get(sessionId) ?? null), { chunkSize: 1000 });
+    return 'end_turn';
+  },
+};

@@ -1,0 +1,100 @@
+import type { HistoryView, TabsView } from '../../src/protocol/sessionTabsView';
+import { el, icon } from '../dom';
+import { postToHost } from '../vscodeApi';
+
+function timeAgo(iso: string | null): string {
+  if (!iso) return '';
+  const minutes = Math.round((Date.now() - Date.parse(iso)) / 60000);
+  if (!Number.isFinite(minutes)) return '';
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h ago` : new Date(iso).toLocaleDateString();
+}
+
+/** Open conversations as tabs (busy and waiting shown), a new-tab button and the history list. */
+export class TabsBar {
+  readonly element = el('nav', { class: 'tabs-bar', id: 'tabs-bar', 'aria-label': 'Conversations' });
+  private readonly strip = el('div', { class: 'tabs-strip', role: 'tablist' });
+  private readonly historyPanel = el('div', { class: 'history-panel', id: 'history-panel', hidden: '', role: 'dialog', 'aria-label': 'Earlier conversations' });
+
+  constructor() {
+    const newTab = el('button', { class: 'icon-button', id: 'new-tab', title: 'New conversation', 'aria-label': 'New conversation' }, icon('add'));
+    newTab.addEventListener('click', () => postToHost({ type: 'runAction', action: 'newSession' }));
+    const history = el('button', { class: 'icon-button', id: 'history-button', title: 'Earlier conversations', 'aria-label': 'Earlier conversations' }, icon('history'));
+    history.addEventListener('click', () => {
+      this.historyPanel.hidden = !this.historyPanel.hidden;
+      if (!this.historyPanel.hidden) {
+        this.historyPanel.replaceChildren(el('div', { class: 'history-note' }, 'Loading…'));
+        postToHost({ type: 'requestHistory' });
+      }
+    });
+    this.element.append(el('div', { class: 'tabs-row' }, this.strip, newTab, history), this.historyPanel);
+  }
+
+  render(view: TabsView): void {
+    this.element.hidden = false;
+    this.strip.replaceChildren(...view.tabs.map((tab) => {
+      const active = tab.id === view.activeTabId;
+      const state = tab.waiting ? icon('shield', 'tab-waiting') : tab.busy ? icon('loading', 'codicon-modifier-spin tab-busy') : null;
+      const label = el('span', { class: 'tab-title' }, tab.title);
+      const item = el('div', {
+        class: `tab${active ? ' active' : ''}${tab.busy ? ' busy' : ''}${tab.waiting ? ' waiting' : ''}`,
+        role: 'tab', tabindex: active ? '0' : '-1', 'aria-selected': String(active), 'data-tab-id': tab.id,
+        title: `${tab.title} — ${tab.agentLabel}${tab.waiting ? ' (waiting for your permission)' : tab.busy ? ' (working)' : ''}`,
+      }, state, label, el('span', { class: 'tab-agent' }, tab.agentLabel));
+      item.addEventListener('click', () => postToHost({ type: 'selectTab', tabId: tab.id }));
+      item.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') postToHost({ type: 'selectTab', tabId: tab.id });
+      });
+      label.addEventListener('dblclick', () => this.rename(tab.id, label));
+      if (view.tabs.length > 1 || tab.busy || tab.title !== 'New conversation') {
+        const close = el('button', { class: 'icon-button tab-close', title: `Close ${tab.title}`, 'aria-label': `Close ${tab.title}` }, icon('close'));
+        close.addEventListener('click', (event) => {
+          event.stopPropagation();
+          postToHost({ type: 'closeTab', tabId: tab.id });
+        });
+        item.append(close);
+      }
+      return item;
+    }));
+  }
+
+  renderHistory(history: HistoryView): void {
+    if (this.historyPanel.hidden) return;
+    const rows = history.items.map((item) => {
+      const open = el('button', { class: 'history-open', title: `Open “${item.title}”` },
+        el('span', { class: 'history-title' }, item.title),
+        el('span', { class: 'history-meta' }, `${item.agentLabel} · ${item.source === 'tandem' ? 'kept by Tandem' : 'from the agent'} ${timeAgo(item.updatedAt) ? `· ${timeAgo(item.updatedAt)}` : ''}`));
+      open.addEventListener('click', () => {
+        this.historyPanel.hidden = true;
+        postToHost({ type: 'openHistory', key: item.key });
+      });
+      const remove = el('button', { class: 'icon-button', title: `Delete “${item.title}”`, 'aria-label': `Delete ${item.title}` }, icon('trash'));
+      remove.addEventListener('click', () => postToHost({ type: 'deleteHistory', key: item.key }));
+      return el('div', { class: 'history-item', 'data-key': item.key }, open, remove);
+    });
+    this.historyPanel.replaceChildren(
+      el('div', { class: 'history-header' }, 'Earlier conversations'),
+      ...(rows.length > 0 ? rows : [el('div', { class: 'history-note' }, 'No earlier conversations in this workspace.')]),
+      ...history.notes.map((note) => el('div', { class: 'history-note' }, note)),
+    );
+  }
+
+  private rename(tabId: string, label: HTMLElement): void {
+    const input = el('input', { class: 'tab-rename', value: label.textContent ?? '', 'aria-label': 'Conversation title' });
+    label.replaceWith(input);
+    input.focus();
+    input.select();
+    const finish = (save: boolean) => {
+      const title = input.value.trim();
+      if (save && title) postToHost({ type: 'renameTab', tabId, title });
+      input.replaceWith(label);
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') finish(true);
+      if (event.key === 'Escape') finish(false);
+    });
+    input.addEventListener('blur', () => finish(true), { once: true });
+  }
+}

@@ -316,10 +316,19 @@ export class SessionController implements Disposable {
       for (const skipped of mcp.skipped) this.thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
       const requested = this.openTarget;
       const target = resolveContinue(requested, historyCapabilities(init));
+      const kept = requested.kind === 'continue' ? this.thread.snapshot() : null;
       if (requested.kind === 'continue') this.noteContinuation(target);
       // Updates of a loaded session's replay must land in the thread, so the id is known first.
       if (target.kind !== 'new' && target.kind !== 'continue') this.sessionId = target.sessionId;
-      const session = await raceExit(openSession(connection, target.kind === 'continue' ? { kind: 'new' } : target, cwd, mcp.servers), agentProcess);
+      const session = await raceExit(openSession(connection, target.kind === 'continue' ? { kind: 'new' } : target, cwd, mcp.servers), agentProcess)
+        .catch(async (error: unknown) => {
+          // An earlier session the agent cannot bring back must not cost the user the transcript.
+          if (!kept || target.kind === 'new' || error instanceof AgentExitedError || isAuthRequired(error)) throw error;
+          this.thread.restore(kept);
+          this.thread.addNotice('warning', `${this.agent.label} could not continue the earlier session (${errorMessage(error)}${errorDetails(error)}), so this is a new session: the agent has not seen the messages above.`);
+          this.sessionId = null;
+          return raceExit(openSession(connection, { kind: 'new' }, cwd, mcp.servers), agentProcess);
+        });
       this.openTarget = { kind: 'new' };
       this.sessionId = session.sessionId;
       this.newSessionResponse = session.response;
@@ -457,6 +466,12 @@ class AgentExitedError extends Error {
 }
 
 const EXIT_GRACE_MS = 500;
+
+/** JSON-RPC errors often carry the useful part in `data.details`. */
+function errorDetails(error: unknown): string {
+  const details = (error as { data?: { details?: unknown } } | null)?.data?.details;
+  return typeof details === 'string' ? `: ${details}` : '';
+}
 
 /** The process's exit if it happens within a moment, else null. */
 function exitedSoon(agentProcess: AgentProcess): Promise<AgentExit | null> {

@@ -120,9 +120,13 @@ describe('usage meter and commands', () => {
     await waitFor(() => h.conversation().usage?.kind === 'context' && h.conversation().usage?.kind === 'context' && (h.conversation().usage as { level: string }).level === 'warning', 'warning level');
     await h.presenter.sendPrompt('usage 200000 200000');
     await waitFor(() => (h.conversation().usage as { level?: string } | null)?.level === 'full', 'full');
-    await h.presenter.sendPrompt('conversation');
+    const turn = h.presenter.sendPrompt('conversation');
     await waitFor(() => h.conversation().commands.length === 2, 'commands');
     assert.deepEqual(h.conversation().commands[1], { name: 'test', description: 'Run the tests', inputHint: 'a test name pattern' });
+    const permission = await waitFor(() => h.presenter.currentSession.thread.toolCall('conv-edit')?.permission ?? undefined, 'the edit asks');
+    h.presenter.currentSession.answerPermission(permission.requestId, 'allow-once');
+    await turn;
+    assert.equal(h.presenter.currentSession.thread.facts.title, 'Greet the world');
   });
 });
 

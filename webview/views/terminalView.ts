@@ -88,7 +88,7 @@ class TerminalPane {
   private elapsedNode: HTMLElement | null = null;
   private readonly resizeObserver = new ResizeObserver(() => this.fit());
 
-  constructor(private state: TerminalStateView, private readonly interactive: boolean) {
+  constructor(private state: TerminalStateView, private interactive: boolean) {
     this.element = el('div', { class: 'terminal-pane', 'data-terminal-id': state.terminalId, role: 'group', 'aria-label': `Terminal: ${state.command}` }, this.header, this.screen);
     this.renderHeader();
   }
@@ -105,8 +105,10 @@ class TerminalPane {
     return this.state.running;
   }
 
+  /** A known terminal's state: its facts and actions show (a placeholder had none). */
   setState(state: TerminalStateView): void {
     this.state = state;
+    this.interactive = true;
     this.receivedAt = performance.now();
     this.renderHeader();
   }
@@ -269,10 +271,13 @@ export class TerminalPanes {
     this.updateTimer();
   }
 
-  /** The pane of a terminal a card shows; a placeholder until its state arrives. */
+  /**
+   * The pane of a terminal a card shows. Until its state arrives (or for a card from an earlier
+   * window, whose terminal is gone) it is a plain placeholder without status or actions.
+   */
   element(terminalId: string): HTMLElement {
-    const pane = this.pane(terminalId, { terminalId, toolCallId: null, origin: 'client', command: 'Terminal', cwd: null, running: true, elapsedMs: 0, exitCode: null, signal: null, truncated: false, released: false });
-    return pane.element;
+    const placeholder: TerminalStateView = { terminalId, toolCallId: null, origin: 'agent', command: 'Terminal', cwd: null, running: false, elapsedMs: 0, exitCode: null, signal: null, truncated: false, released: false };
+    return this.pane(terminalId, placeholder, false).element;
   }
 
   /** A display terminal the agent attached to this tool call without a terminal content entry. */

@@ -12,6 +12,7 @@ import { TrafficChannel } from './vscode/trafficChannel';
 import { createReviewFeature } from './vscode/review/reviewFeature';
 import { readMcpServers } from './vscode/mcpSettings';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
+import { secretApiKeys } from './vscode/apiKeys';
 import { createTerminalFeature } from './vscode/terminalFeature';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   context.subscriptions.push(traffic);
 
   const { review, createFs } = createReviewFeature(context, logger);
+  const apiKeys = secretApiKeys(context.secrets, context.globalState);
   const terminals = createTerminalFeature(context, logger);
   const environment: SessionEnvironment = {
     workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? null,
@@ -40,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     mcpServers: () => readMcpServers(logger),
     services: { createFs, createTerminals: terminals.createTerminals },
     signIn: terminals.signIn,
+    apiKeys,
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);

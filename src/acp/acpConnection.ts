@@ -74,6 +74,10 @@ export class AcpConnection {
     return this.connection.agent.request(acp.methods.agent.session.list, { cwd, cursor });
   }
 
+  logout(): Promise<unknown> {
+    return this.connection.agent.request(acp.methods.agent.logout, {});
+  }
+
   closeSession(sessionId: string): Promise<unknown> {
     return this.connection.agent.request(acp.methods.agent.session.close, { sessionId });
   }

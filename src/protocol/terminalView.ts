@@ -44,6 +44,6 @@ export interface SignInMethodView {
   methodId: string;
   name: string;
   description: string | null;
-  /** 'terminal': Tandem runs a login command in a terminal; 'agent': the agent signs in itself. */
-  kind: 'terminal' | 'agent';
+  /** 'terminal': Tandem runs a login command in a terminal; 'agent': the agent signs in itself; 'apiKey': Tandem asks for a key and keeps it in the editor's secret storage. */
+  kind: 'terminal' | 'agent' | 'apiKey';
 }

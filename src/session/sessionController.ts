@@ -15,7 +15,7 @@ import type { PermissionPolicy } from './permissionPolicy';
 import { historyCapabilities, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { serversForAgent, type McpServerChoice } from '../agents/mcpServers';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
-import { isAuthRequired, loginCommand, signInMethods, type SignInRunner } from './signIn';
+import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods, type ApiKeyStore, type SignInRunner } from './signIn';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -52,6 +52,8 @@ export interface SessionEnvironment {
   mcpServers?(): McpServerChoice[];
   /** Runs agents' login programs; without it terminal sign-in is not offered. */
   signIn?: SignInRunner;
+  /** API keys the user gave Tandem for agents, passed to them as environment variables. */
+  apiKeys?: ApiKeyStore;
   /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
   permissionPolicy?: PermissionPolicy;
 }
@@ -218,6 +220,16 @@ export class SessionController implements Disposable {
     return this.start();
   }
 
+  /** Signs out: the agent's own logout where it offers one, and the keys Tandem kept for it. */
+  async signOut(): Promise<void> {
+    if (this.connection?.initializeResponse?.agentCapabilities?.auth?.logout) {
+      await this.connection.logout().catch((error: unknown) => this.log.warn(`logout failed: ${errorMessage(error)}`));
+    }
+    await this.environment.apiKeys?.forget(this.agent.id);
+    await this.stopAgent();
+    this.setConnection({ phase: 'idle', message: `Signed out of ${this.agent.label}.`, agentName: this.agent.label });
+  }
+
   /** The next start continues this earlier session, whose transcript the thread already shows. */
   continueLater(sessionId: string): void {
     this.openTarget = { kind: 'continue', sessionId };
@@ -276,7 +288,7 @@ export class SessionController implements Disposable {
       this.fail('Open a folder first: agents work inside a workspace folder.');
       return false;
     }
-    const env = { ...this.agent.env };
+    const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))) };
     const executable = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
     if (!executable) {
       const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ' Check the "command" of this agent in the tandem.agents setting.';
@@ -310,6 +322,11 @@ export class SessionController implements Disposable {
       if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && init.authMethods?.some((method) => method.id === auth.methodId)) {
         await raceExit(connection.authenticate(auth.methodId), agentProcess);
       }
+      const keyMethod = this.chosenAgentAuth ? undefined : init.authMethods?.find((method) => {
+        const variable = apiKeyVariable(method);
+        return variable !== null && variable !== auth?.envVar && Boolean(env[variable]);
+      });
+      if (keyMethod) await raceExit(connection.authenticate(keyMethod.id), agentProcess);
       if (this.chosenAgentAuth) await raceExit(connection.authenticate(this.chosenAgentAuth), agentProcess);
       this.chosenAgentAuth = null;
       const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
@@ -425,7 +442,12 @@ export class SessionController implements Disposable {
     const cwd = this.environment.workspaceRoot ?? process.cwd();
     const command = findExecutable(this.agent.command, this.agent.env.PATH ?? process.env.PATH, cwd) ?? this.agent.command;
     const login = loginCommand(method, { command, args: this.agent.args, env: this.agent.env, cwd });
-    if (login && this.environment.signIn) {
+    const variable = apiKeyVariable(method);
+    if (variable && this.environment.apiKeys) {
+      const key = await this.environment.apiKeys.ask(this.agent.id, this.agent.label, method.name, variable);
+      if (!key) return false;
+      this.chosenAgentAuth = methodId;
+    } else if (login && this.environment.signIn) {
       this.setConnection({ phase: 'starting', message: `Finish signing in in the terminal "${login.label}": Tandem reconnects when it ends.`, agentName: this.agent.label });
       const result = await this.environment.signIn.runLogin(login).catch((error: unknown) => {
         this.log.error(`sign-in with ${login.command} failed: ${errorMessage(error)}`);

@@ -65,13 +65,39 @@ function isTerminalMethod(method: acp.AuthMethod): method is acp.AuthMethodTermi
   return 'type' in method && method.type === 'terminal';
 }
 
+const providerVariables: Record<string, string> = { google: 'GEMINI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
+
+/**
+ * The environment variable an API-key method reads, from the de-facto `_meta["api-key"]`:
+ * `{ env | varName }` names it, `{ provider }` implies the provider's usual one.
+ */
+export function apiKeyVariable(method: acp.AuthMethod): string | null {
+  const meta = method._meta?.['api-key'];
+  if (!isRecord(meta)) return null;
+  for (const key of ['env', 'varName', 'envVar']) {
+    const value = meta[key];
+    if (typeof value === 'string' && /^[A-Z_][A-Z0-9_]*$/.test(value)) return value;
+  }
+  return typeof meta.provider === 'string' ? (providerVariables[meta.provider] ?? null) : null;
+}
+
+/** Stored API keys, asked for once per agent and variable (VS Code's SecretStorage in the extension). */
+export interface ApiKeyStore {
+  /** Every stored key of this agent, as environment variables. */
+  environmentFor(agentId: string): Promise<Record<string, string>>;
+  /** Asks the user for a key and stores it; undefined when they dismissed the prompt. */
+  ask(agentId: string, agentLabel: string, methodName: string, variable: string): Promise<string | undefined>;
+  forget(agentId: string): Promise<void>;
+}
+
 /** The sign-in choices to offer: login commands only when Tandem can run them. */
 export function signInMethods(methods: readonly acp.AuthMethod[], canRunLogin: boolean): SignInMethodView[] {
   const views: SignInMethodView[] = [];
   for (const method of methods) {
     const terminal = isTerminalMethod(method) || legacyTerminalAuth(method) !== null;
     if (terminal && !canRunLogin) continue;
-    views.push({ methodId: method.id, name: method.name, description: method.description ?? null, kind: terminal ? 'terminal' : 'agent' });
+    const kind = terminal ? 'terminal' : apiKeyVariable(method) ? 'apiKey' : 'agent';
+    views.push({ methodId: method.id, name: method.name, description: method.description ?? null, kind });
   }
   return views;
 }

@@ -30,6 +30,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand('tandem.restartAgent', () => deps.presenter.runAction('restartAgent')),
     vscode.commands.registerCommand('tandem.showLog', () => deps.showLog()),
+    vscode.commands.registerCommand('tandem.signOut', async () => {
+      const session = deps.presenter.currentSession;
+      const choice = await vscode.window.showWarningMessage(`Sign out of ${session.agent.label}?`, { modal: true, detail: 'Tandem forgets the API keys it kept for this agent and asks the agent to log out where it can.' }, 'Sign Out');
+      if (choice === 'Sign Out') await session.signOut();
+    }),
     vscode.commands.registerCommand('tandem.showTraffic', () => deps.showTraffic()),
   ];
 }

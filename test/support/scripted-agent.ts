@@ -23,6 +23,7 @@ import type { Scenario, ScriptedSession } from './scenarios/scenario';
 import { requireScriptedSignIn, scriptedAuthMethods } from './scenarios/terminalAuth';
 import { terminalScenarios } from './scenarios/terminals';
 import { fsScenarios } from './scenarios/fs';
+import { apiKeyMethods, authenticateWithKey, requireApiKey } from './scenarios/apiKeyAuth';
 import { conversationScenarios, scriptedPromptCapabilities, sessionOptionsFor, withConversationHandlers } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
 
@@ -123,11 +124,16 @@ withConversationHandlers(acp.agent({ name: 'scripted-agent' }))
       promptCapabilities: scriptedPromptCapabilities(),
     },
     agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
-    authMethods: scriptedAuthMethods(clientCapabilities),
+    authMethods: [...scriptedAuthMethods(clientCapabilities), ...apiKeyMethods()],
     };
+  })
+  .onRequest(acp.methods.agent.authenticate, (ctx) => {
+    authenticateWithKey(ctx.params.methodId);
+    return {};
   })
   .onRequest(acp.methods.agent.session.new, (ctx) => {
     requireScriptedSignIn('session');
+    requireApiKey();
     const known = readSessions(ctx.params.cwd).length;
     const sessionId = `scripted-${process.pid}-${nextSession++}`;
     sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });

@@ -3,7 +3,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentProcess } from './agentProcess';
 import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
-import type { ClientPorts, FsPort, TerminalPort } from './clientPorts';
+import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 
 function offered<T>(port: T | null, method: string): T {
   // Reached only if an agent calls what was not advertised.
@@ -33,7 +33,9 @@ export class AcpConnection {
       .onRequest(acp.methods.client.terminal.output, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).output(ctx.params))
       .onRequest(acp.methods.client.terminal.waitForExit, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).waitForExit(ctx.params, ctx.signal))
       .onRequest(acp.methods.client.terminal.kill, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).kill(ctx.params))
-      .onRequest(acp.methods.client.terminal.release, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).release(ctx.params));
+      .onRequest(acp.methods.client.terminal.release, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).release(ctx.params))
+      .onRequest(acp.methods.client.elicitation.create, (ctx) => offered<ElicitationPort>(ports.elicitation ?? null, ctx.method).create(ctx.params, ctx.signal))
+      .onNotification(acp.methods.client.elicitation.complete, (ctx) => ports.elicitation?.complete(ctx.params));
     this.connection = app.connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
   }
 
@@ -45,7 +47,7 @@ export class AcpConnection {
   async initialize(offered: Pick<OfferedServices, 'terminalOutput' | 'terminalAuth'> = {}): Promise<acp.InitializeResponse> {
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
+      clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, elicitation: Boolean(this.ports.elicitation), fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
     });
     this.initializeResponse = response;

@@ -9,6 +9,8 @@ export interface OfferedServices {
   terminalAuth?: boolean;
   /** Boolean config options are rendered as toggles (agents send them only to clients that say so). */
   booleanConfigOptions?: boolean;
+  /** `elicitation/create` forms and links are shown and answered. */
+  elicitation?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export function clientCapabilities(offered: OfferedServices): acp.ClientCapabili
     terminal: offered.terminals,
     ...(offered.terminalAuth ? { auth: { terminal: true } } : {}),
     ...(offered.booleanConfigOptions ? { session: { configOptions: { boolean: {} } } } : {}),
+    ...(offered.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   };
 }

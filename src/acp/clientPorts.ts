@@ -24,4 +24,12 @@ export interface ClientPorts {
   fs: FsPort | null;
   /** null: `terminal/*` is not offered (and not advertised). */
   terminals: TerminalPort | null;
+  /** null: `elicitation/*` is not offered (and not advertised). */
+  elicitation?: ElicitationPort | null;
+}
+
+/** Questions the agent asks the user: forms and links (`elicitation/create`, `elicitation/complete`). */
+export interface ElicitationPort {
+  create(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  complete(params: acp.CompleteElicitationNotification): void;
 }

@@ -71,7 +71,8 @@ export type ThreadEntry =
   | { kind: 'toolCall'; id: string; tool: ToolCallView }
   | { kind: 'plan'; id: string; items: PlanItemView[] }
   | { kind: 'turnEnded'; id: string; stopReason: StopReasonView; detail: string | null }
-  | { kind: 'notice'; id: string; severity: NoticeSeverity; text: string; actions: NoticeAction[] };
+  | { kind: 'notice'; id: string; severity: NoticeSeverity; text: string; actions: NoticeAction[] }
+  | { kind: 'elicitation'; id: string; elicitation: ElicitationView };
 
 /** Small changes to the thread, in order. Text streams as appends, never as whole entries. */
 export type ThreadDelta =
@@ -109,6 +110,7 @@ export interface TurnView {
 }
 
 import type { ReviewView } from './reviewView';
+import type { ElicitationView } from './elicitationView';
 import type { TabsView } from './sessionTabsView';
 import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
 

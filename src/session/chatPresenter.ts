@@ -142,6 +142,9 @@ export class ChatPresenter implements Disposable {
         return this.openHistory(message.key);
       case 'deleteHistory':
         return this.deleteHistory(message.key);
+      case 'answerElicitation':
+        this.session.answerElicitation(message.requestId, message.action, message.values);
+        return;
       default:
         return this.handleConversation(message);
     }

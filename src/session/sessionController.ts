@@ -11,6 +11,8 @@ import { errorMessage, taggedLogger, type Logger } from '../util/logger';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import { PermissionBroker } from './permissionBroker';
+import { ElicitationBroker } from './elicitationBroker';
+import type { ElicitationAction } from '../protocol/elicitationView';
 import type { PermissionPolicy } from './permissionPolicy';
 import { historyCapabilities, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { serversForAgent, type McpServerChoice } from '../agents/mcpServers';
@@ -75,6 +77,7 @@ export class SessionController implements Disposable {
   /** An agent-handled auth method the user picked, sent with `authenticate` on the next start. */
   private chosenAgentAuth: string | null = null;
   private readonly permissions = new PermissionBroker(this.thread);
+  private readonly elicitations = new ElicitationBroker(this.thread);
   private readonly log: Logger;
   private process: AgentProcess | null = null;
   private connection: AcpConnection | null = null;
@@ -174,6 +177,7 @@ export class SessionController implements Disposable {
     const turn = this.activeTurn;
     if (!turn) return;
     this.permissions.cancelAll();
+    this.elicitations.cancelAll();
     this.terminalDisplays.stopAll();
     if (this.connection && this.sessionId) {
       await this.connection.cancel(this.sessionId).catch((error: unknown) => this.log.warn(`session/cancel failed: ${errorMessage(error)}`));
@@ -182,6 +186,10 @@ export class SessionController implements Disposable {
       this.log.warn('The agent did not end the cancelled turn; ending it here.');
       this.finishTurn(turn, 'cancelled', null);
     }, CANCEL_GRACE_MS);
+  }
+
+  answerElicitation(requestId: string, action: ElicitationAction, values: Record<string, unknown> = {}): boolean {
+    return this.elicitations.answer(requestId, action, values);
   }
 
   answerPermission(requestId: string, optionId: string | null): boolean {
@@ -313,6 +321,7 @@ export class SessionController implements Disposable {
       requestPermission: (params, signal) => this.permissions.request(params, signal),
       fs,
       terminals,
+      elicitation: { create: (params, signal) => this.elicitations.request(params, signal), complete: (params) => this.elicitations.complete(params.elicitationId) },
     });
     this.connection = connection;
     try {

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/emitter';
+import type { ElicitationView } from '../protocol/elicitationView';
 import type {
   NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
 } from '../protocol/viewModel';
@@ -162,6 +163,18 @@ export class ThreadModel {
   notePermission(toolCall: acp.ToolCallUpdate, note: string): void {
     this.openStream = null;
     this.upsertToolCall(toolCall.toolCallId, (tool) => ({ ...mergeToolCall(tool, toolCall), permissionNote: note }));
+  }
+
+  /** Adds an elicitation form, or updates it (errors, final state) by its request id. */
+  setElicitation(view: ElicitationView): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'elicitation' && entry.elicitation.requestId === view.requestId) {
+        this.replace({ ...entry, elicitation: view });
+        return;
+      }
+    }
+    this.openStream = null;
+    this.add({ kind: 'elicitation', id: this.newId(), elicitation: view });
   }
 
   clearPermission(requestId: string): void {

@@ -23,6 +23,7 @@ import type { Scenario, ScriptedSession } from './scenarios/scenario';
 import { requireScriptedSignIn, scriptedAuthMethods } from './scenarios/terminalAuth';
 import { terminalScenarios } from './scenarios/terminals';
 import { fsScenarios } from './scenarios/fs';
+import { elicitationScenarios } from './scenarios/elicitation';
 import { apiKeyMethods, authenticateWithKey, requireApiKey } from './scenarios/apiKeyAuth';
 import { conversationScenarios, scriptedPromptCapabilities, sessionOptionsFor, withConversationHandlers } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
@@ -110,7 +111,7 @@ const coreScenarios: Record<string, Scenario> = {
 };
 
 // Topic scenario modules add themselves here.
-const scenarios: Record<string, Scenario> = { ...coreScenarios, ...terminalScenarios, ...fsScenarios, ...conversationScenarios };
+const scenarios: Record<string, Scenario> = { ...coreScenarios, ...terminalScenarios, ...fsScenarios, ...conversationScenarios, ...elicitationScenarios };
 
 withConversationHandlers(acp.agent({ name: 'scripted-agent' }))
   .onRequest(acp.methods.agent.initialize, (ctx) => {

@@ -3,6 +3,8 @@ import { button, el, icon, textWithCode } from '../dom';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { postToHost } from '../vscodeApi';
 import { renderToolCard } from './toolCard';
+import { renderElicitation } from './elicitationForm';
+import { placeRow, rowUpdated } from './toolGroups';
 
 interface Row {
   entry: ThreadEntry;
@@ -83,7 +85,7 @@ export class ThreadView {
     this.container.querySelector('.empty-state')?.remove();
     const row = this.createRow(entry);
     this.rows.set(entry.id, row);
-    this.container.append(row.element);
+    placeRow(this.container, row.element, entry);
     // A new non-thought entry means the agent is done thinking: fold earlier thoughts.
     if (entry.kind !== 'thought') {
       for (const details of this.container.querySelectorAll<HTMLDetailsElement>('details.thought[open]')) details.open = false;
@@ -96,6 +98,7 @@ export class ThreadView {
     if (!row) return this.add(entry);
     const next = this.createRow(entry);
     row.element.replaceWith(next.element);
+    rowUpdated(next.element, entry);
     this.rows.set(entry.id, next);
     if (next.markdown) this.dirty.add(next);
   }
@@ -155,6 +158,8 @@ export class ThreadView {
           actions.length > 0 ? el('div', { class: 'notice-actions' }, ...actions) : null);
         return { entry, element, markdown: null };
       }
+      case 'elicitation':
+        return { entry, element: el('div', { class: 'entry', 'data-entry-id': entry.id }, renderElicitation(entry.elicitation)), markdown: null };
     }
   }
 

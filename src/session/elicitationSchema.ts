@@ -1,0 +1,145 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../protocol/elicitationView';
+
+type PropertySchema = acp.ElicitationPropertySchema & Record<string, unknown>;
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function choices(schema: Record<string, unknown>): ChoiceView[] | null {
+  if (Array.isArray(schema.oneOf)) {
+    return schema.oneOf.filter((option): option is { const: string; title?: string; description?: string } => typeof option?.const === 'string')
+      .map((option) => ({ value: option.const, label: option.title ?? option.const, description: text(option.description) }));
+  }
+  if (Array.isArray(schema.anyOf)) return choices({ oneOf: schema.anyOf });
+  if (Array.isArray(schema.enum)) {
+    const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    return schema.enum.filter((value): value is string => typeof value === 'string')
+      .map((value, index) => ({ value, label: typeof names[index] === 'string' ? names[index] : value, description: null }));
+  }
+  return null;
+}
+
+/**
+ * The form fields of a requested schema (flat object of primitives, as the spec allows).
+ * Properties of a kind the form cannot render are reported so the user can decline knowingly.
+ */
+export function formFields(schema: acp.ElicitationSchema): { fields: ElicitationFieldView[]; unsupported: string[] } {
+  const required = new Set(schema.required ?? []);
+  const fields: ElicitationFieldView[] = [];
+  const unsupported: string[] = [];
+  for (const [name, raw] of Object.entries(schema.properties ?? {})) {
+    const property = raw as PropertySchema;
+    const base = { name, title: text(property.title) ?? name, description: text(property.description), required: required.has(name) };
+    const options = choices(property);
+    switch (property.type) {
+      case 'string':
+        if (options) fields.push({ ...base, kind: 'select', options, defaultValue: text(property.default) });
+        else {
+          const format = ['email', 'uri', 'date', 'date-time'].includes(String(property.format)) ? (property.format as 'email' | 'uri' | 'date' | 'date-time') : null;
+          fields.push({ ...base, kind: 'text', format, minLength: numberOrNull(property.minLength), maxLength: numberOrNull(property.maxLength), pattern: text(property.pattern), defaultValue: text(property.default) });
+        }
+        break;
+      case 'number':
+      case 'integer':
+        fields.push({ ...base, kind: 'number', integer: property.type === 'integer', minimum: numberOrNull(property.minimum), maximum: numberOrNull(property.maximum), defaultValue: numberOrNull(property.default) });
+        break;
+      case 'boolean':
+        fields.push({ ...base, kind: 'boolean', defaultValue: property.default === true });
+        break;
+      case 'array': {
+        const itemChoices = choices((property.items ?? {}) as Record<string, unknown>);
+        if (!itemChoices) {
+          unsupported.push(name);
+          break;
+        }
+        const defaults = Array.isArray(property.default) ? property.default.filter((value): value is string => typeof value === 'string') : [];
+        fields.push({ ...base, kind: 'multiSelect', options: itemChoices, minItems: numberOrNull(property.minItems), maxItems: numberOrNull(property.maxItems), defaultValue: defaults });
+        break;
+      }
+      default:
+        unsupported.push(name);
+    }
+  }
+  return { fields, unsupported };
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function formatProblem(format: string | null, value: string): string | null {
+  if (format === 'email' && !emailPattern.test(value)) return 'Enter an email address.';
+  if (format === 'uri') {
+    try {
+      new URL(value);
+    } catch {
+      return 'Enter a full address, such as https://example.com.';
+    }
+  }
+  if (format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'Enter a date as YYYY-MM-DD.';
+  if (format === 'date-time' && Number.isNaN(Date.parse(value))) return 'Enter a date and time.';
+  return null;
+}
+
+/** Checks submitted values against the fields; returns the cleaned content or the problems. */
+export function validateAnswer(fields: readonly ElicitationFieldView[], values: Record<string, unknown>): { content: Record<string, ElicitationValue> } | { errors: Record<string, string> } {
+  const content: Record<string, ElicitationValue> = {};
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    const empty = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+    if (empty) {
+      if (field.required && field.kind !== 'boolean') errors[field.name] = 'Required.';
+      if (field.kind === 'boolean') content[field.name] = false;
+      continue;
+    }
+    switch (field.kind) {
+      case 'text': {
+        if (typeof value !== 'string') { errors[field.name] = 'Enter text.'; break; }
+        const problem = formatProblem(field.format, value)
+          ?? (field.minLength !== null && value.length < field.minLength ? `At least ${field.minLength} characters.` : null)
+          ?? (field.maxLength !== null && value.length > field.maxLength ? `At most ${field.maxLength} characters.` : null)
+          ?? (field.pattern !== null && !safeTest(field.pattern, value) ? 'Does not have the expected form.' : null);
+        if (problem) errors[field.name] = problem;
+        else content[field.name] = value;
+        break;
+      }
+      case 'number': {
+        const number = typeof value === 'number' ? value : Number(value);
+        if (!Number.isFinite(number) || (field.integer && !Number.isInteger(number))) errors[field.name] = field.integer ? 'Enter a whole number.' : 'Enter a number.';
+        else if (field.minimum !== null && number < field.minimum) errors[field.name] = `At least ${field.minimum}.`;
+        else if (field.maximum !== null && number > field.maximum) errors[field.name] = `At most ${field.maximum}.`;
+        else content[field.name] = number;
+        break;
+      }
+      case 'boolean':
+        content[field.name] = value === true || value === 'true';
+        break;
+      case 'select':
+        if (typeof value !== 'string' || !field.options.some((option) => option.value === value)) errors[field.name] = 'Choose one of the options.';
+        else content[field.name] = value;
+        break;
+      case 'multiSelect': {
+        const picked = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+        if (picked.some((item) => !field.options.some((option) => option.value === item))) errors[field.name] = 'Choose from the options.';
+        else if (field.minItems !== null && picked.length < field.minItems) errors[field.name] = `Choose at least ${field.minItems}.`;
+        else if (field.maxItems !== null && picked.length > field.maxItems) errors[field.name] = `Choose at most ${field.maxItems}.`;
+        else content[field.name] = picked;
+        break;
+      }
+    }
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { content };
+}
+
+function safeTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return true;
+  }
+}

@@ -13,7 +13,10 @@ import { createReviewFeature } from './vscode/review/reviewFeature';
 import { readMcpServers } from './vscode/mcpSettings';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { secretApiKeys } from './vscode/apiKeys';
+import { registerRegistryCommand } from './vscode/registryCommand';
 import { createTerminalFeature } from './vscode/terminalFeature';
+import { createConversationEditor } from './vscode/conversationEditor';
+import { createPermissionPolicy } from './vscode/permissionSettings';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
 
@@ -43,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     services: { createFs, createTerminals: terminals.createTerminals },
     signIn: terminals.signIn,
     apiKeys,
+    permissionPolicy: createPermissionPolicy(context),
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);
@@ -58,11 +62,13 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
+    conversation: createConversationEditor(context, logger),
   }, review, workspaceTranscripts(context.workspaceState));
   context.subscriptions.push(presenter);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
 
+  context.subscriptions.push(registerRegistryCommand(logger, (agentId) => presenter.selectAgent(agentId)));
   context.subscriptions.push(...registerCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -1,0 +1,101 @@
+import type { AgentServerSettings } from './agentConfig';
+
+/** The ACP agent registry (`registry.json`) as Tandem reads it; unknown fields are ignored. */
+export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
+
+interface PackageDistribution {
+  package: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+interface BinaryTarget {
+  archive: string;
+  cmd: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface RegistryAgent {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  repository: string | null;
+  npx: PackageDistribution | null;
+  uvx: PackageDistribution | null;
+  binary: Record<string, BinaryTarget>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+}
+
+function packageDistribution(value: unknown): PackageDistribution | null {
+  return isRecord(value) && typeof value.package === 'string' ? { package: value.package, args: strings(value.args), env: stringMap(value.env) } : null;
+}
+
+/** Agents with at least a name and one way to run them; the rest are skipped. */
+export function parseRegistry(json: unknown): RegistryAgent[] {
+  if (!isRecord(json) || !Array.isArray(json.agents)) throw new Error('This is not an ACP registry: it has no "agents" list.');
+  const agents: RegistryAgent[] = [];
+  for (const raw of json.agents) {
+    if (!isRecord(raw) || typeof raw.id !== 'string' || typeof raw.name !== 'string' || !isRecord(raw.distribution)) continue;
+    const binary: Record<string, BinaryTarget> = {};
+    if (isRecord(raw.distribution.binary)) {
+      for (const [platform, target] of Object.entries(raw.distribution.binary)) {
+        if (isRecord(target) && typeof target.archive === 'string' && typeof target.cmd === 'string') {
+          binary[platform] = { archive: target.archive, cmd: target.cmd, args: strings(target.args), env: stringMap(target.env) };
+        }
+      }
+    }
+    agents.push({
+      id: raw.id,
+      name: raw.name,
+      version: typeof raw.version === 'string' ? raw.version : '',
+      description: typeof raw.description === 'string' ? raw.description : '',
+      repository: typeof raw.repository === 'string' ? raw.repository : null,
+      npx: packageDistribution(raw.distribution.npx),
+      uvx: packageDistribution(raw.distribution.uvx),
+      binary,
+    });
+  }
+  return agents;
+}
+
+/** The registry's name for this machine's platform, e.g. "linux-x86_64". */
+export function registryPlatform(platform: string, arch: string): string {
+  const os = platform === 'win32' ? 'windows' : platform;
+  const cpu = arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : arch;
+  return `${os}-${cpu}`;
+}
+
+/**
+ * A `tandem.agents` entry for a registry agent: npx or uvx run the published package (pinned to
+ * the registry's version); a binary-only agent must be downloaded by the user, so its entry
+ * names the program and the hint says where to get it.
+ */
+export function settingsForRegistryAgent(agent: RegistryAgent, platform: string): { settings: AgentServerSettings; note: string | null } {
+  const label = agent.name;
+  if (agent.npx) {
+    const pinned = agent.npx.package.lastIndexOf('@') > 0 || !agent.version ? agent.npx.package : `${agent.npx.package}@${agent.version}`;
+    return { settings: { label, command: 'npx', args: ['--yes', pinned, ...agent.npx.args], env: agent.npx.env }, note: null };
+  }
+  if (agent.uvx) {
+    return { settings: { label, command: 'uvx', args: [agent.uvx.package, ...agent.uvx.args], env: agent.uvx.env }, note: 'Needs uv (uvx) installed.' };
+  }
+  const target = agent.binary[platform];
+  if (target) {
+    const command = target.cmd.replace(/^\.\//, '');
+    return { settings: { label, command, args: target.args, env: target.env }, note: `Download ${target.archive}, unpack it and put "${command}" on your PATH (or set its full path as the command).` };
+  }
+  throw new Error(`${agent.name} has no distribution for ${platform}.`);
+}

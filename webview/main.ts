@@ -12,6 +12,11 @@ import { terminalPanes } from './views/terminalView';
 import { ChangesBar } from './views/changesBar';
 import { reviewStore } from './reviewStore';
 import { TabsBar } from './views/tabsBar';
+import { conversationStore } from './conversationStore';
+import { ComposerBar } from './views/composerBar';
+import { PermissionsPanel } from './views/permissionsView';
+import { PlanStrip } from './views/planStrip';
+import { listenForCodeCopies } from './codeCopy';
 
 const root = document.getElementById('tandem-root') as HTMLElement;
 const header = new HeaderView();
@@ -20,7 +25,12 @@ const thread = new ThreadView(threadElement);
 const composer = new ComposerView();
 const tabsBar = new TabsBar();
 const changesBar = new ChangesBar();
-root.append(tabsBar.element, header.element, threadElement, changesBar.element, composer.element);
+const planStrip = new PlanStrip();
+const permissionsPanel = new PermissionsPanel();
+const composerBar = new ComposerBar(() => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
+composer.toolbar.append(composerBar.element);
+listenForCodeCopies(threadElement);
+root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
 reviewStore.subscribe(() => {
   changesBar.render(reviewStore.view);
   thread.refreshDiffCards();
@@ -35,10 +45,12 @@ function handle(message: HostToWebview): void {
       tabsBar.render(message.state.tabs);
       terminalPanes.reset(message.state.terminals);
       thread.reset(message.state.entries);
+      planStrip.reset(message.state.entries);
       reviewStore.set(message.state.review);
       return;
     case 'threadDeltas':
       thread.apply(message.deltas);
+      planStrip.apply(message.deltas);
       return;
     case 'connectionChanged':
       header.setConnection(message.connection);
@@ -66,6 +78,15 @@ function handle(message: HostToWebview): void {
       return;
     case 'terminalDeltas':
       terminalPanes.apply(message.changed, message.output);
+      return;
+    case 'conversationChanged':
+      conversationStore.set(message.conversation);
+      return;
+    case 'permissionsChanged':
+      conversationStore.setPermissions(message.permissions);
+      return;
+    case 'mentionCandidates':
+      composer.mentionCandidates(message.requestId, message.items);
       return;
   }
 }

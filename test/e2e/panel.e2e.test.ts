@@ -3,6 +3,8 @@
 // model server on 127.0.0.1). One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -25,6 +27,29 @@ let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
 let gemini: AgentSpec | undefined;
+let registry: { url: string; close(): Promise<void> } | undefined;
+
+/** The ACP registry fixture over HTTP on 127.0.0.1, as the real registry is served to users. */
+function serveRegistryFixture(): Promise<{ url: string; close(): Promise<void> }> {
+  const body = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'registry.json'));
+  const http = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(body);
+  });
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => {
+    const address = http.address() as AddressInfo;
+    resolve({ url: `http://127.0.0.1:${address.port}/registry.json`, close: () => new Promise((done) => http.close(() => done())) });
+  }));
+}
+
+/** Runs a palette command that opens a quick pick of its own (runCommand waits for the palette to close). */
+async function startCommand(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+  await page.keyboard.type(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}
 
 async function send(frame: Frame, text: string): Promise<void> {
   const input = frame.locator('#composer-input textarea');
@@ -66,6 +91,7 @@ before(async () => {
   cpSync(join(REPO_ROOT, 'scripts', 'sample-workspace'), workspace, { recursive: true });
   model = await startGeminiModelServer();
   gemini = geminiAgentSpec(model.url, { cwd: workspace });
+  registry = await serveRegistryFixture();
   const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
   const scripted = scriptedAgentDefinition();
   server = await startCodeServer({
@@ -76,6 +102,7 @@ before(async () => {
     settings: {
       'tandem.revealOnStartup': true,
       'tandem.defaultAgent': 'demo',
+      'tandem.registryUrl': registry.url,
       // The DOM renderer, so a test can read what the terminal panel shows.
       'terminal.integrated.gpuAcceleration': 'off',
       'tandem.agents': {
@@ -94,6 +121,7 @@ before(async () => {
 });
 
 after(async () => {
+  await registry?.close();
   await browser?.close();
   await server?.stop();
   await model?.close();
@@ -317,6 +345,7 @@ describe('Tandem panel in code-server', () => {
     if ((await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value)) !== 'gemini') {
       await panel.locator('#agent-picker').click();
       await panel.locator('#agent-picker li.option', { hasText: 'Gemini CLI' }).click();
+      await panel.locator('#tabs-bar .tab.active', { hasText: 'Gemini CLI' }).waitFor({ timeout: 30_000 });
       await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 90_000 });
     }
     const file = join(workspace, 'survives-reload.txt');
@@ -338,5 +367,56 @@ describe('Tandem panel in code-server', () => {
     await screenshot(page, 'e2e-review-after-reload');
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
+  });
+  test('conversations as tabs with two agents; a reload brings them back; the history lists a closed one', { timeout: 240_000 }, async () => {
+    const tabs = panel.locator('#tabs-bar .tab');
+    const before = await tabs.count();
+    const geminiTabs = await panel.locator('#tabs-bar .tab', { hasText: 'Gemini CLI' }).count();
+    assert.ok(geminiTabs >= 1, 'the Gemini conversation of the earlier tests is a tab');
+    await panel.locator('#new-tab').click();
+    await panel.locator('#agent-picker').click();
+    await panel.locator('#agent-picker li.option', { hasText: 'Demo agent (offline)' }).click();
+    await panel.locator('#tabs-bar .tab.active', { hasText: 'Demo agent' }).waitFor({ timeout: 30_000 });
+    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    await send(panel, 'Hello from the second tab');
+    const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
+    await allow.waitFor({ timeout: 30_000 });
+    await allow.click();
+    await panel.locator('.turn-ended[data-stop-reason="end_turn"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+    assert.equal(await tabs.count(), before + 1);
+    assert.match(await panel.locator('#tabs-bar .tab.active').innerText(), /Hello from the second tab[\s\S]*Demo agent/);
+    await screenshot(page, 'e2e-tabs');
+
+    await page.waitForTimeout(1000);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    panel = await webviewFrame(page, '#tabs-bar .tab.active', 60_000);
+    await panel.locator('.agent-message', { hasText: "Tandem's demo agent" }).first().waitFor({ timeout: 30_000 });
+    await panel.locator('.user-message', { hasText: 'Hello from the second tab' }).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('#tabs-bar .tab', { hasText: 'Gemini CLI' }).count(), geminiTabs, 'the Gemini conversation is back too');
+
+    const reloadedTabs = panel.locator('#tabs-bar .tab');
+    const restored = await reloadedTabs.count();
+    await panel.locator('#tabs-bar .tab.active .tab-close').click();
+    await waitForDisk(async () => (await reloadedTabs.count()) === restored - 1);
+    await panel.locator('#history-button').click();
+    const item = panel.locator('#history-panel .history-item', { hasText: 'Hello from the second tab' });
+    await item.waitFor({ timeout: 30_000 });
+    assert.match(await item.innerText(), /Demo agent \(offline\) · kept by Tandem/);
+    await screenshot(page, 'e2e-session-list');
+    await item.locator('.history-open').click();
+    await panel.locator('.user-message', { hasText: 'Hello from the second tab' }).waitFor({ timeout: 30_000 });
+    assert.equal(await reloadedTabs.count(), restored);
+  });
+
+  test('an agent from the ACP registry is added to tandem.agents and offered in the picker', { timeout: 120_000 }, async () => {
+    await startCommand('Tandem: Add Agent from Registry');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture npx agent' });
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    await panel.locator('#agent-picker vscode-option[value="fixture-npx-agent"]').waitFor({ state: 'attached', timeout: 30_000 });
+    const settings = JSON.parse(readFileSync(join(server?.userDataDir ?? '', 'User', 'settings.json'), 'utf8')) as { 'tandem.agents': Record<string, { command: string; args: string[] }> };
+    assert.deepEqual(settings['tandem.agents']['fixture-npx-agent']?.args, ['--yes', '@fixture/acp-agent@2.3.1', '--acp']);
+    assert.equal(settings['tandem.agents']['fixture-npx-agent']?.command, 'npx');
   });
 });

@@ -24,7 +24,8 @@ export interface FsDecisions {
 }
 
 export interface ChangeRecorder {
-  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }): void;
+  /** `owner`: the session that made the change (its key). */
+  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }, owner?: string): void;
 }
 
 export interface FsServiceOptions {

@@ -20,12 +20,13 @@ export interface SessionFsOptions {
  * touch, so every change reaches the ledger whichever path the agent took.
  */
 export function createSessionFs(session: SessionContext, options: SessionFsOptions): FsPort & Disposable {
+  const changes: ChangeRecorder = { record: (path, change) => options.changes.record(path, change, session.key) };
   const fs = new EditorFsService({
     cwd: session.cwd,
     roots: options.roots,
     documents: options.documents,
     decisions: options.decisions,
-    changes: options.changes,
+    changes,
     currentEditToolCall: () => session.thread.findLastToolCall((tool) => FILE_CHANGING_KINDS.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,
     missingFileReadsAsEmpty: () => quirksOf(session.agentInfo()).missingFileReadsAsEmpty,
     logger: session.logger,
@@ -34,7 +35,7 @@ export function createSessionFs(session: SessionContext, options: SessionFsOptio
     cwd: session.cwd,
     roots: options.roots,
     onUpdate: session.onUpdate,
-    changes: options.changes,
+    changes,
     alreadyRecorded: (path, text) => options.changes.alreadyRecorded(path, text),
     onDiskChanged: (paths) => options.onDiskChanged?.(paths),
     logger: session.logger,

@@ -175,8 +175,8 @@ export class ChangeLedger {
   }
 
   /** Lines for the agent about what the user undid since the last call, e.g. "notes.md: undid 2 of 3 changes". Clears. */
-  takeUndoSummary(): string[] {
-    const lines = this.notes.take();
+  takeUndoSummary(include?: (path: string) => boolean): string[] {
+    const lines = this.notes.take(include);
     for (const undo of this.redoStack) undo.reported = true;
     // The notes are part of the snapshot: let the adapter persist that they were delivered.
     if (lines.length > 0) this.changed.fire();

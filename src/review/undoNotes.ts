@@ -53,9 +53,12 @@ export class UndoNotes {
     }
   }
 
-  take(): string[] {
+  /** Notes for the files `include` accepts (all by default); those are cleared. */
+  take(include: (path: string) => boolean = () => true): string[] {
     const lines: string[] = [];
-    for (const [path, counts] of this.byPath) {
+    for (const [path, counts] of [...this.byPath]) {
+      if (!include(path)) continue;
+      this.byPath.delete(path);
       const parts: string[] = [];
       const total = counts.undone + counts.kept + counts.pending;
       if (counts.undone > 0 && counts.undidCreation) parts.push('undid the new file (deleted it)');
@@ -64,7 +67,6 @@ export class UndoNotes {
       if (counts.redone > 0) parts.push(`brought back ${changes(counts.redone)} undone earlier`);
       if (parts.length > 0) lines.push(`${path}: ${parts.join('; ')}`);
     }
-    this.byPath.clear();
     return lines;
   }
 

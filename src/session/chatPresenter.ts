@@ -155,7 +155,7 @@ export class ChatPresenter implements Disposable {
     try {
       const { blocks, refused } = await this.conversation.promptAttachments(mentions, images);
       if (refused) this.session.thread.addNotice('warning', refused);
-      await this.session.prompt(text, this.review?.takePromptNotes() ?? [], blocks);
+      await this.session.prompt(text, this.review?.takePromptNotes(this.session.key) ?? [], blocks);
     } catch (error) {
       this.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
     }

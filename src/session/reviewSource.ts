@@ -6,6 +6,9 @@ export interface ReviewSource {
   view(): ReviewView;
   onDidChange(listener: () => void): Disposable;
   act(request: ReviewRequest): Promise<void>;
-  /** What the user undid since the last prompt, for a short note to the agent (then cleared). */
-  takePromptNotes(): string[];
+  /**
+   * What the user undid since the last prompt, for a short note to the agent that made those
+   * changes (`owner`: the session's key); then cleared. Other agents are not told.
+   */
+  takePromptNotes(owner: string): string[];
 }

@@ -21,6 +21,8 @@ import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods, type ApiKe
 
 /** What a session's services get to work with. */
 export interface SessionContext {
+  /** Tells this conversation's changes from other conversations' (e.g. for undo notes). */
+  key: string;
   /** The session's cwd: the first workspace folder. */
   cwd: string;
   thread: ThreadModel;
@@ -60,6 +62,8 @@ export interface SessionEnvironment {
   permissionPolicy?: PermissionPolicy;
 }
 
+let nextSessionKey = 1;
+
 /** If the agent never answers a cancelled prompt, the turn still ends for the user. */
 const CANCEL_GRACE_MS = 5000;
 
@@ -69,6 +73,7 @@ const CANCEL_GRACE_MS = 5000;
  */
 export class SessionController implements Disposable {
   readonly thread = new ThreadModel();
+  readonly key = `session-${nextSessionKey++}`;
   /** Outlives agent connections: a card keeps its command's output after a restart. */
   readonly terminalDisplays = new TerminalDisplays();
   /** Set while the agent waits for the user to sign in; a prompt it refused is retried after. */
@@ -311,7 +316,7 @@ export class SessionController implements Disposable {
     void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
     const services = new DisposableStore();
     this.connectionServices = services;
-    const context: SessionContext = { cwd, thread: this.thread, logger: this.log, onUpdate: this.updateEmitter.event, agentInfo: () => connection.initializeResponse?.agentInfo ?? null, terminalDisplays: this.terminalDisplays };
+    const context: SessionContext = { key: this.key, cwd, thread: this.thread, logger: this.log, onUpdate: this.updateEmitter.event, agentInfo: () => connection.initializeResponse?.agentInfo ?? null, terminalDisplays: this.terminalDisplays };
     const fs = this.environment.services?.createFs?.(context) ?? null;
     const terminals = this.environment.services?.createTerminals?.(context) ?? null;
     if (fs) services.add(fs);

@@ -103,7 +103,7 @@ describe('ChatPresenter', () => {
       view: () => ({ files: [], canRedo: false }),
       onDidChange: () => ({ dispose: () => undefined }),
       act: async () => undefined,
-      takePromptNotes: () => notes.splice(0),
+      takePromptNotes: (owner: string) => (owner.startsWith('session-') ? notes.splice(0) : []),
     };
     const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
       () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, review);

@@ -18,6 +18,8 @@ export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
  */
 export class ReviewController extends DisposableBase implements ReviewSource, ChangeRecorder {
   private ledger: ChangeLedger;
+  /** Which session last changed each file, so notes on undone changes reach that agent only. */
+  private readonly owners = new Map<string, string>();
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -42,8 +44,9 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
     return this.onDidChangeChanges(listener);
   }
 
-  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }): void {
+  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }, owner?: string): void {
     this.ledger.record(path, change);
+    if (owner) this.owners.set(path, owner);
   }
 
   alreadyRecorded(path: string, text: string | null): boolean {
@@ -57,8 +60,9 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
     };
   }
 
-  takePromptNotes(): string[] {
-    const undone = this.ledger.takeUndoSummary();
+  takePromptNotes(owner: string): string[] {
+    // Files whose writer is unknown (restored after a reload) go to whoever asks first.
+    const undone = this.ledger.takeUndoSummary((path) => (this.owners.get(path) ?? owner) === owner);
     if (undone.length === 0 || !vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
     return [`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`];
   }

@@ -22,6 +22,7 @@ import { repoRoot, scriptedAgentDefinition } from '../test/support/scriptedAgent
 import { measureHandshake, type HandshakeResult, type HandshakeTarget } from './handshake';
 import { runReviewBench } from './review';
 import { runFsReadBench } from './fsRead';
+import { runTerminalBench } from './terminals';
 import { count, ms, perSecond, ratio, table } from './report';
 import { Cleanup, compileScriptedAgent, makeScratch, type Timed } from './resources';
 import { median, round, summarize, type Summary } from './stats';
@@ -350,6 +351,8 @@ async function main(): Promise<void> {
   process.stdout.write('\n3. Review: change ledger\n');
   await runReviewBench({ quick: options.quick });
   await runFsReadBench({ quick: options.quick });
+  process.stdout.write('\n4. Terminals\n');
+  await runTerminalBench({ quick: options.quick });
 }
 
 function roundSummary(summary: Summary): Summary {

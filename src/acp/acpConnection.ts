@@ -5,6 +5,18 @@ import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 
+/** The session capabilities in a raw `initialize` answer, or null for any other frame. */
+function unstableSessionCapabilities(line: string): Record<string, unknown> | null {
+  if (!line.includes('"agentCapabilities"')) return null;
+  try {
+    const message = JSON.parse(line) as { result?: { agentCapabilities?: { sessionCapabilities?: unknown } } };
+    const capabilities = message.result?.agentCapabilities?.sessionCapabilities;
+    return capabilities && typeof capabilities === 'object' ? (capabilities as Record<string, unknown>) : {};
+  } catch {
+    return null;
+  }
+}
+
 function offered<T>(port: T | null, method: string): T {
   // Reached only if an agent calls what was not advertised.
   if (!port) throw acp.RequestError.methodNotFound(method);
@@ -18,9 +30,17 @@ function offered<T>(port: T | null, method: string): T {
 export class AcpConnection {
   private readonly connection: acp.ClientConnection;
   initializeResponse: acp.InitializeResponse | null = null;
+  /**
+   * `agentCapabilities.sessionCapabilities` exactly as the agent sent it: the stable SDK strips
+   * unstable members (such as `fork`) while validating, so they are read from the raw frame.
+   */
+  rawSessionCapabilities: Record<string, unknown> | null = null;
 
   constructor(agentProcess: AgentProcess, onFrame: FrameListener, private readonly ports: ClientPorts) {
-    const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', onFrame));
+    const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', (frame) => {
+      if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
+      onFrame(frame);
+    }));
     const toAgentTee = lineTee('out', onFrame);
     void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
     const app = acp
@@ -74,6 +94,11 @@ export class AcpConnection {
 
   listSessions(cwd: string, cursor: string | null): Promise<acp.ListSessionsResponse> {
     return this.connection.agent.request(acp.methods.agent.session.list, { cwd, cursor });
+  }
+
+  /** Unstable `session/fork`: a new session that starts from a copy of this one's history. */
+  forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.connection.agent.request<acp.NewSessionResponse>('session/fork', { sessionId, cwd, mcpServers });
   }
 
   logout(): Promise<unknown> {

@@ -9,6 +9,8 @@ export interface TabView {
   busy: boolean;
   /** The agent waits for a permission answer. */
   waiting: boolean;
+  /** The agent can fork this conversation's session (unstable `session/fork`). */
+  canFork: boolean;
 }
 
 export interface TabsView {

@@ -133,6 +133,8 @@ export class ChatPresenter implements Disposable {
         return this.selectTab(message.tabId);
       case 'closeTab':
         return this.closeTab(message.tabId);
+      case 'forkTab':
+        return this.forkTab(message.tabId);
       case 'renameTab':
         return this.renameTab(message.tabId, message.title);
       case 'requestHistory':
@@ -308,6 +310,21 @@ export class ChatPresenter implements Disposable {
       this.sendTabs();
     }
     this.scheduleSave();
+  }
+
+  /** A new tab that continues from a copy of this conversation, where the agent can fork. */
+  private async forkTab(tabId: string): Promise<void> {
+    const source = this.tabs.find((candidate) => candidate.id === tabId);
+    const sessionId = source?.session.currentSessionId;
+    if (!source || !sessionId || !source.session.history.fork) return;
+    const fork = this.openTab(source.agent);
+    fork.session.thread.restore(source.session.thread.snapshot());
+    fork.session.thread.facts.title = `${source.title} (fork)`;
+    fork.session.thread.addNotice('info', `Forked from "${source.title}": what you send here does not change the original conversation.`);
+    if (!(await fork.session.openExisting({ kind: 'fork', sessionId }))) {
+      fork.session.thread.addNotice('error', `${source.agent.label} could not fork the session. ${fork.session.connectionView.message ?? ''}`.trim(), ['showLog']);
+    }
+    this.sendTabs();
   }
 
   private renameTab(tabId: string, title: string): void {

@@ -219,7 +219,7 @@ export class SessionController implements Disposable {
 
   /** What this agent can do with earlier sessions (known once it was started). */
   get history(): HistoryCapabilities {
-    return historyCapabilities(this.connection?.initializeResponse ?? null);
+    return historyCapabilities(this.connection?.initializeResponse ?? null, this.connection?.rawSessionCapabilities ?? null);
   }
 
   /**
@@ -350,7 +350,7 @@ export class SessionController implements Disposable {
       const kept = requested.kind === 'continue' ? this.thread.snapshot() : null;
       if (requested.kind === 'continue') this.noteContinuation(target);
       // Updates of a loaded session's replay must land in the thread, so the id is known first.
-      if (target.kind !== 'new' && target.kind !== 'continue') this.sessionId = target.sessionId;
+      if (target.kind === 'load' || target.kind === 'resume') this.sessionId = target.sessionId;
       const session = await raceExit(openSession(connection, target.kind === 'continue' ? { kind: 'new' } : target, cwd, mcp.servers), agentProcess)
         .catch(async (error: unknown) => {
           // An earlier session the agent cannot bring back must not cost the user the transcript.

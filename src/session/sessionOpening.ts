@@ -6,6 +6,8 @@ export type OpenTarget =
   | { kind: 'new' }
   | { kind: 'load'; sessionId: string }
   | { kind: 'resume'; sessionId: string }
+  /** A new session starting from a copy of an earlier one's history (unstable `session/fork`). */
+  | { kind: 'fork'; sessionId: string }
   /** Continue a session whose transcript Tandem kept: resume if the agent can, else load, else new. */
   | { kind: 'continue'; sessionId: string };
 
@@ -32,9 +34,10 @@ export interface HistoryCapabilities {
   resume: boolean;
   close: boolean;
   delete: boolean;
+  fork: boolean;
 }
 
-export function historyCapabilities(init: acp.InitializeResponse | null): HistoryCapabilities {
+export function historyCapabilities(init: acp.InitializeResponse | null, rawSession: Record<string, unknown> | null = null): HistoryCapabilities {
   const caps = init?.agentCapabilities;
   return {
     list: Boolean(caps?.sessionCapabilities?.list),
@@ -42,6 +45,7 @@ export function historyCapabilities(init: acp.InitializeResponse | null): Histor
     resume: Boolean(caps?.sessionCapabilities?.resume),
     close: Boolean(caps?.sessionCapabilities?.close),
     delete: Boolean(caps?.sessionCapabilities?.delete),
+    fork: Boolean(rawSession?.fork),
   };
 }
 
@@ -54,6 +58,10 @@ export async function openSession(connection: AcpConnection, target: Exclude<Ope
     case 'load': {
       const response = (await connection.loadSession(target.sessionId, cwd, mcpServers)) ?? {};
       return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
+    }
+    case 'fork': {
+      const response = await connection.forkSession(target.sessionId, cwd, mcpServers);
+      return { sessionId: response.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
     case 'resume': {
       const response = await connection.resumeSession(target.sessionId, cwd, mcpServers);

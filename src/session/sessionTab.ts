@@ -62,6 +62,7 @@ export class SessionTab implements Disposable {
       agentLabel: this.agent.label,
       busy: this.session.turnView.running,
       waiting: this.session.thread.findLastToolCall((tool) => tool.permission !== null) !== undefined,
+      canFork: this.session.history.fork && this.session.currentSessionId !== null && !this.session.turnView.running,
     };
   }
 

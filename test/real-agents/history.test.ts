@@ -69,3 +69,33 @@ for (const agentCase of cases) {
     });
   });
 }
+
+describe('real Claude Code: fork', () => {
+  test('a forked conversation continues from a copy of the history in its own session', async (t) => {
+    const model = await startClaudeModelServer();
+    const spec = claudeAgentSpec(model.url);
+    const definition = definitionFromSpec(spec);
+    const panel = new ChatPresenter(() => [definition], definition.id, { workspaceRoot: spec.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger },
+      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    t.after(async () => {
+      panel.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    model.enqueue({ text: 'The original answer.' });
+    await panel.sendPrompt('What is the secret word? It is pelican.');
+    const original = panel.currentSession.currentSessionId;
+    const sourceTab = panel.state().tabs.activeTabId;
+    assert.ok(panel.state().tabs.tabs.find((tab) => tab.id === sourceTab)?.canFork, 'Claude Code offers session/fork');
+    await panel.handle({ type: 'forkTab', tabId: sourceTab });
+    assert.equal(panel.state().tabs.tabs.length, 2);
+    const forkId = panel.currentSession.currentSessionId;
+    assert.ok(forkId && forkId !== original, 'the fork is a session of its own');
+    assert.ok(panel.currentSession.thread.snapshot().some((entry) => entry.kind === 'agentMessage' && entry.text === 'The original answer.'), 'the fork shows the history');
+    model.enqueue({ text: 'Answer in the fork.' });
+    await panel.sendPrompt('Which word did I tell you?');
+    assert.equal(panel.currentSession.thread.lastAgentText(), 'Answer in the fork.');
+    const forkTurn = model.requests.filter((request) => request.role === 'main').at(-1);
+    assert.ok(JSON.stringify(forkTurn?.body).includes('pelican'), 'the model saw the copied history in the fork');
+  });
+});

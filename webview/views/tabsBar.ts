@@ -48,6 +48,14 @@ export class TabsBar {
         if (event.key === 'Enter' || event.key === ' ') postToHost({ type: 'selectTab', tabId: tab.id });
       });
       label.addEventListener('dblclick', () => this.rename(tab.id, label));
+      if (active && tab.canFork) {
+        const fork = el('button', { class: 'icon-button tab-fork', title: `Fork ${tab.title}: continue in a new tab from here`, 'aria-label': `Fork ${tab.title}` }, icon('repo-forked'));
+        fork.addEventListener('click', (event) => {
+          event.stopPropagation();
+          postToHost({ type: 'forkTab', tabId: tab.id });
+        });
+        item.append(fork);
+      }
       if (view.tabs.length > 1 || tab.busy || tab.title !== 'New conversation') {
         const close = el('button', { class: 'icon-button tab-close', title: `Close ${tab.title}`, 'aria-label': `Close ${tab.title}` }, icon('close'));
         close.addEventListener('click', (event) => {

@@ -5,37 +5,18 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { parseWebviewMessage, type HostToWebview } from '../../src/protocol/messages';
-import type { ThreadEntry } from '../../src/protocol/viewModel';
 import { ChatPresenter } from '../../src/session/chatPresenter';
 import { DeltaBatcher } from '../../src/session/deltaBatcher';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { waitFor } from '../support/waitFor';
+import { replayThread } from '../support/panelReplay';
 
 let workspace: string;
 before(() => {
   workspace = mkdtempSync(join(tmpdir(), 'tandem-presenter-'));
 });
 after(() => rmSync(workspace, { recursive: true, force: true }));
-
-/** Replays what the webview would do with the host's messages, to check the stream is complete. */
-function replay(messages: HostToWebview[]): ThreadEntry[] {
-  let entries: ThreadEntry[] = [];
-  for (const message of messages) {
-    if (message.type === 'snapshot') entries = structuredClone(message.state.entries);
-    if (message.type !== 'threadDeltas') continue;
-    for (const delta of message.deltas) {
-      if (delta.type === 'entryAdded') entries.push(structuredClone(delta.entry));
-      if (delta.type === 'entryUpdated') entries = entries.map((entry) => (entry.id === delta.entry.id ? structuredClone(delta.entry) : entry));
-      if (delta.type === 'textAppended') {
-        const entry = entries.find((candidate) => candidate.id === delta.entryId);
-        if (entry && 'text' in entry) entry.text += delta.text;
-      }
-      if (delta.type === 'threadCleared') entries = [];
-    }
-  }
-  return entries;
-}
 
 describe('message contract', () => {
   test('valid webview messages parse; malformed ones are rejected with a reason', () => {
@@ -79,7 +60,7 @@ describe('ChatPresenter', () => {
     await presenter.handle({ type: 'sendPrompt', text: 'echo streaming works' });
     await waitFor(() => posted.some((message) => message.type === 'turnChanged' && !message.turn.running), 'turn end');
     const host = presenter.currentSession.thread.snapshot();
-    assert.deepEqual(replay(posted), host);
+    assert.deepEqual(replayThread(posted), host);
     assert.ok(host.some((entry) => entry.kind === 'agentMessage' && entry.text === 'You said: streaming works'));
 
     presenter.detachView();

@@ -12,6 +12,7 @@ import type { TranscriptsState, TranscriptStorage } from '../../src/session/tran
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { waitFor } from '../support/waitFor';
+import { replayThread } from '../support/panelReplay';
 
 let workspace: string;
 beforeEach(() => {
@@ -38,25 +39,6 @@ function presenter(posted: HostToWebview[], storage: TranscriptStorage | null = 
     null, storage);
 }
 
-/** The thread the webview would show, rebuilt from the messages since the last snapshot. */
-function shown(posted: HostToWebview[]): ThreadEntry[] {
-  const start = posted.map((message) => message.type).lastIndexOf('snapshot');
-  const snapshot = posted[start];
-  let entries: ThreadEntry[] = snapshot?.type === 'snapshot' ? structuredClone(snapshot.state.entries) : [];
-  for (const message of posted.slice(start + 1)) {
-    if (message.type !== 'threadDeltas') continue;
-    for (const delta of message.deltas) {
-      if (delta.type === 'entryAdded') entries.push(structuredClone(delta.entry));
-      if (delta.type === 'entryUpdated') entries = entries.map((entry) => (entry.id === delta.entry.id ? structuredClone(delta.entry) : entry));
-      if (delta.type === 'textAppended') {
-        const entry = entries.find((candidate) => candidate.id === delta.entryId);
-        if (entry && 'text' in entry) entry.text += delta.text;
-      }
-    }
-  }
-  return entries;
-}
-
 const said = (entries: ThreadEntry[]) => entries.flatMap((entry) => (entry.kind === 'agentMessage' ? [entry.text] : []));
 
 describe('conversations as tabs', () => {
@@ -73,7 +55,7 @@ describe('conversations as tabs', () => {
     assert.notEqual(first, second);
     await panel.sendPrompt('echo from the second tab');
     assert.deepEqual(said(second.thread.snapshot()), ['You said: from the second tab']);
-    assert.deepEqual(shown(posted), second.thread.snapshot(), 'the panel shows the active tab only');
+    assert.deepEqual(replayThread(posted), second.thread.snapshot(), 'the panel shows the active tab only');
     const tabs = posted.filter((message) => message.type === 'tabsChanged').at(-1);
     assert.ok(tabs?.type === 'tabsChanged' && tabs.tabs.tabs.length === 2 && tabs.tabs.tabs[0]?.busy === true, 'the busy first tab shows activity');
     await first.cancel();
@@ -82,7 +64,7 @@ describe('conversations as tabs', () => {
     assert.ok(!said(first.thread.snapshot()).some((text) => text.includes('second tab')), 'no mixing');
     await panel.handle({ type: 'selectTab', tabId: (tabs.type === 'tabsChanged' ? tabs.tabs.tabs[0]?.id : '') ?? '' });
     assert.equal(panel.currentSession, first);
-    assert.deepEqual(shown(posted), first.thread.snapshot());
+    assert.deepEqual(replayThread(posted), first.thread.snapshot());
   });
 
   test('transcripts come back after a reload and the session continues (resume)', async (t) => {
@@ -97,7 +79,7 @@ describe('conversations as tabs', () => {
     const after = presenter(posted, storage);
     t.after(() => after.dispose());
     await after.handle({ type: 'ready' });
-    assert.deepEqual(said(shown(posted)), ['You said: remember me'], 'the transcript is back before the agent runs');
+    assert.deepEqual(said(replayThread(posted)), ['You said: remember me'], 'the transcript is back before the agent runs');
     await after.sendPrompt('echo and continue');
     assert.equal(after.currentSession.currentSessionId, sessionId, 'the same agent session was resumed');
     assert.deepEqual(said(after.currentSession.thread.snapshot()), ['You said: remember me', 'You said: and continue']);

@@ -23,6 +23,7 @@ import { measureHandshake, type HandshakeResult, type HandshakeTarget } from './
 import { runReviewBench } from './review';
 import { runFsReadBench } from './fsRead';
 import { runTerminalBench } from './terminals';
+import { runStreamingBench } from './streaming';
 import { count, ms, perSecond, ratio, table } from './report';
 import { Cleanup, compileScriptedAgent, makeScratch, type Timed } from './resources';
 import { median, round, summarize, type Summary } from './stats';
@@ -353,6 +354,8 @@ async function main(): Promise<void> {
   await runFsReadBench({ quick: options.quick });
   process.stdout.write('\n4. Terminals\n');
   await runTerminalBench({ quick: options.quick });
+  process.stdout.write('\n5. Panel: streaming, big threads, bundle\n');
+  await runStreamingBench({ quick: options.quick });
 }
 
 function roundSummary(summary: Summary): Summary {

@@ -36,3 +36,11 @@ export function textWithCode(text: string): DocumentFragment {
   });
   return fragment;
 }
+
+/**
+ * A path the host may open in the editor: absolute, relative or file: (and Windows drive
+ * letters), never another scheme. The host checks again; this keeps agent-named schemes off the wire.
+ */
+export function isEditorPath(href: string): boolean {
+  return !/^[a-z][a-z0-9+.-]+:/i.test(href.trim()) || /^file:/i.test(href.trim());
+}

@@ -29,7 +29,7 @@ const planStrip = new PlanStrip();
 const permissionsPanel = new PermissionsPanel();
 const composerBar = new ComposerBar(() => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
 composer.toolbar.append(composerBar.element);
-listenForCodeCopies(threadElement);
+listenForCodeCopies(threadElement, postToHost);
 root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
 reviewStore.subscribe(() => {
   changesBar.render(reviewStore.view);

@@ -1,3 +1,4 @@
+import { decorateCodeBlocks } from './codeCopy';
 import { renderMarkdown } from './markdown';
 
 /**
@@ -42,10 +43,12 @@ export class StreamingMarkdown {
       const block = document.createElement('div');
       block.className = 'md-block';
       block.innerHTML = renderMarkdown(this.text.slice(this.committed, boundary));
+      decorateCodeBlocks(block);
       this.container.insertBefore(block, this.tail);
       this.committed = boundary;
     }
     this.tail.innerHTML = renderMarkdown(this.text.slice(this.committed));
+    decorateCodeBlocks(this.tail);
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mentionKinds } from './conversationView';
+import { mentionKinds, promptImageTypes } from './conversationView';
 
 /** What a prompt may carry beside its text: `@` mentions and pasted images (validated: the webview is untrusted). */
 export const mentionSchema = z.object({
@@ -13,7 +13,7 @@ export const mentionSchema = z.object({
 });
 
 export const promptImageSchema = z.object({
-  mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+  mimeType: z.enum(promptImageTypes),
   // About 15 MB of image per attachment.
   data: z.string().min(1).max(20_000_000).regex(/^[A-Za-z0-9+/=]+$/),
 });

@@ -82,8 +82,10 @@ export interface MentionView {
   open: boolean;
 }
 
+export const promptImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
 export interface PromptImageView {
-  mimeType: string;
+  mimeType: (typeof promptImageTypes)[number];
   /** Base64 without the data: prefix. */
   data: string;
 }

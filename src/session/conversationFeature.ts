@@ -7,7 +7,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../util/disposab
 import type { FrameStore } from '../acp/frames';
 import type { PermissionPolicy } from './permissionPolicy';
 import type { SessionController } from './sessionController';
-import { findSessionResult, parseLegacyModels, SessionOptions } from './sessionOptions';
+import { findSessionResult, LEGACY_MODEL_ID, parseLegacyModels, SessionOptions } from './sessionOptions';
 import { commandViews, usageView } from './usageView';
 
 /** What only the editor can do for the conversation controls; each one is optional. */
@@ -168,6 +168,20 @@ export class ConversationFeature implements Disposable {
     // The SDK drops fields the schema does not know; Gemini's legacy `models` is read from the raw answer.
     const models = parseLegacyModels(response) ?? parseLegacyModels(findSessionResult(this.frames.frames(), sessionId));
     state.options.reset(response?.modes ?? null, models);
+    const defaultModel = session.agent.defaultConfigOptions.model;
+    if (defaultModel && models && models.currentModelId !== defaultModel && state.options.accepts(LEGACY_MODEL_ID, defaultModel)) void this.applyLegacyDefault(session, state.options, defaultModel);
+  }
+
+  /** The user's default model for an agent that only has legacy models, once its session opened. */
+  private async applyLegacyDefault(session: SessionController, options: SessionOptions, modelId: string): Promise<void> {
+    const live = session.live;
+    if (!live) return;
+    const refused = await options.change(LEGACY_MODEL_ID, modelId, {
+      setConfigOption: () => Promise.reject(new Error('no config options')),
+      setMode: () => Promise.reject(new Error('not a mode')),
+      setModel: (id) => live.connection.setModel(live.sessionId, id),
+    }, () => this.schedulePost());
+    if (refused) session.thread.addNotice('warning', `A default from tandem.agents.${session.agent.id} was not accepted: ${refused}`, ['showLog']);
   }
 
   private onUpdate(update: acp.SessionUpdate): void {

@@ -390,7 +390,8 @@ export class SessionController implements Disposable {
         await connection.setMode(session.sessionId, defaultMode);
         this.thread.facts.currentModeId = defaultMode;
       }
-      for (const [configId, value] of Object.entries(defaultConfigOptions)) {
+      // An agent without config options (Gemini CLI) takes a default `model` through its legacy models (ConversationFeature).
+      for (const [configId, value] of session.configOptions?.length ? Object.entries(defaultConfigOptions) : []) {
         const response = await connection.setConfigOption(session.sessionId, configId, value);
         this.thread.facts.configOptions = response.configOptions;
       }

@@ -108,6 +108,7 @@ before(async () => {
       'tandem.agents': {
         gemini: { command: gemini.command, args: gemini.args, env: geminiEnv },
         scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args },
+        'scripted-conversation': { label: 'Scripted conversation', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_OPTIONS: 'config' } },
         'scripted-signin': {
           label: 'Scripted sign-in', command: scripted.command, args: scripted.args,
           env: { SCRIPTED_AGENT_AUTH: 'session', SCRIPTED_AGENT_AUTH_MARKER: join(tmp, 'signed-in') },
@@ -246,6 +247,9 @@ describe('Tandem panel in code-server', () => {
     assert.equal(await card.locator('.hunk').count(), 4);
     assert.match(await card.locator('.origin-badge').first().innerText(), /through the editor/);
     await screenshot(page, 'e2e-review-panel');
+    await panel.locator('#changes-bar').getByRole('button', { name: 'Review' }).click();
+    await page.locator('.tab', { hasText: 'Tandem: pending agent changes' }).first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'e2e-review-multidiff');
 
     // From the panel: keep the first hunk, undo the second.
     await card.locator('.hunk').nth(0).getByRole('button', { name: 'Keep', exact: true }).click();
@@ -418,5 +422,55 @@ describe('Tandem panel in code-server', () => {
     const settings = JSON.parse(readFileSync(join(server?.userDataDir ?? '', 'User', 'settings.json'), 'utf8')) as { 'tandem.agents': Record<string, { command: string; args: string[] }> };
     assert.deepEqual(settings['tandem.agents']['fixture-npx-agent']?.args, ['--yes', '@fixture/acp-agent@2.3.1', '--acp']);
     assert.equal(settings['tandem.agents']['fixture-npx-agent']?.command, 'npx');
+  });
+
+  test('a full turn renders (plan, thought, read, edit awaiting permission, command); keyboard-only approval; light and dark', { timeout: 180_000 }, async () => {
+    await selectAgent('Scripted conversation', 'scripted-conversation');
+    await panel.locator('#config-pickers select[data-option-id="mode"]').waitFor({ timeout: 30_000 });
+    assert.deepEqual(await panel.locator('#config-pickers select').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-option-id'))), ['mode', 'model', 'effort']);
+    await panel.locator('#follow-agent').click();
+    await panel.locator('#follow-agent[aria-pressed="true"]').waitFor({ timeout: 10_000 });
+    const turns = await panel.locator('.turn-ended').count();
+    await send(panel, 'conversation');
+    const edit = panel.locator('.tool-card[data-tool-call-id="conv-edit"]');
+    await edit.locator('.permission-options').waitFor({ timeout: 30_000 });
+    assert.match(await edit.locator('.permission-prompt').innerText(), /change .*greeting\.ts/);
+    assert.match(await edit.locator('.tool-diff').innerText(), /hello, world/);
+    assert.match(await panel.locator('#plan-strip').innerText(), /2\/4\s*Edit the greeting/);
+    assert.match(await panel.locator('details.tool-group summary').last().innerText(), /Read 1 file, 1 search/);
+    assert.equal(await panel.locator('details.thought').count() > 0, true);
+    await screenshot(page, 'e2e-conversation-permission');
+
+    // Keyboard only: from the message box, Shift+Tab back to the card's "Allow" and press Enter.
+    await panel.locator('#composer-input textarea').focus();
+    let reached = false;
+    for (let i = 0; i < 60 && !reached; i++) {
+      await page.keyboard.press('Shift+Tab');
+      reached = await panel.evaluate(() => (document.activeElement?.getAttribute('title') ?? '').endsWith('(allow once)') && Boolean(document.activeElement?.closest('[data-tool-call-id="conv-edit"]')));
+    }
+    assert.ok(reached, 'the Allow button is reachable with the keyboard');
+    await page.keyboard.press('Enter');
+    assert.equal(await waitForTurnEnd(panel, turns + 1, 30_000), 'end_turn');
+    assert.match(await panel.locator('.agent-message').last().innerText(), /Permission outcome: allow-once/);
+    const run = panel.locator('.tool-card[data-tool-call-id="conv-run"]');
+    assert.equal(await run.locator('.tool-title').innerText(), 'npm test -- --grep greeting', 'commands are shown verbatim');
+    await run.locator('.xterm-rows', { hasText: '1 passing' }).waitFor({ timeout: 10_000 });
+    assert.match(await panel.locator('#plan-strip').innerText(), /4\/4/);
+    const meter = panel.locator('#usage-meter');
+    await meter.filter({ hasText: '27%' }).waitFor({ timeout: 10_000 });
+    assert.match(await meter.innerText(), /\$0\.042/);
+    await page.locator('.statusbar-item', { hasText: '27%' }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'greeting.ts' }).first().waitFor({ timeout: 10_000 });
+    await panel.locator('.agent-message pre.code-block .copy-code').last().waitFor({ state: 'attached' });
+    const themeOf = () => page.locator('.monaco-workbench').first().evaluate((node) => (node.classList.contains('vs-dark') ? 'dark' : node.classList.contains('hc-black') || node.classList.contains('hc-light') ? 'high-contrast' : 'light'));
+    const first = await themeOf();
+    await screenshot(page, `e2e-conversation-${first}`);
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    const other = first === 'dark' ? 'light' : 'dark';
+    await page.locator(other === 'dark' ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await screenshot(page, `e2e-conversation-${other}`);
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    assert.equal(await themeOf(), first);
   });
 });

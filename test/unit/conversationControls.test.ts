@@ -28,11 +28,11 @@ interface Harness {
   conversation(): ConversationView;
 }
 
-function harness(t: { after(fn: () => unknown): void }, env: Record<string, string>, options: { autoAllow?: ToolKindView[]; editor?: EditorActions['conversation'] } = {}): Harness {
+function harness(t: { after(fn: () => unknown): void }, env: Record<string, string>, options: { autoAllow?: ToolKindView[]; editor?: EditorActions['conversation']; defaults?: Record<string, string> } = {}): Harness {
   const posted: HostToWebview[] = [];
   const frames = new FrameStore();
   const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => options.autoAllow ?? [], store: new MemoryGrantStore(), projectRules: () => readProjectRules([workspace]) });
-  const presenter = new ChatPresenter(() => [scriptedAgentDefinition(env)], 'scripted',
+  const presenter = new ChatPresenter(() => [{ ...scriptedAgentDefinition(env), defaultConfigOptions: options.defaults ?? {} }], 'scripted',
     { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger, permissionPolicy: policy },
     (message) => posted.push(message),
     { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined, conversation: options.editor });
@@ -105,6 +105,21 @@ describe('config pickers', () => {
     assert.deepEqual([state.mode, state.model], ['plan', 'scripted-small']);
     await h.presenter.handle({ type: 'setSessionOption', optionId: 'legacy:model', value: 'refuse-me' });
     assert.equal(h.conversation().controls[1]?.kind === 'select' && h.conversation().controls[1]?.currentValue, 'scripted-small', 'rolled back');
+  });
+});
+
+describe('per-agent defaults', () => {
+  test('a default config option is applied after the session starts; a default model reaches a legacy-models agent through session/set_model', async (t) => {
+    const config = harness(t, { SCRIPTED_AGENT_OPTIONS: 'config' }, { defaults: { effort: 'high' } });
+    await ready(config);
+    await config.presenter.sendPrompt('options');
+    assert.equal((JSON.parse(config.presenter.currentSession.thread.lastAgentText()) as { effort: string }).effort, 'high');
+    const legacy = harness(t, { SCRIPTED_AGENT_OPTIONS: 'legacy' }, { defaults: { model: 'scripted-small' } });
+    await ready(legacy);
+    await waitFor(() => legacy.conversation().controls[1]?.kind === 'select' && legacy.conversation().controls[1]?.currentValue === 'scripted-small' && !legacy.conversation().controls[1]?.pending, 'the default model shown');
+    await legacy.presenter.sendPrompt('options');
+    assert.equal((JSON.parse(legacy.presenter.currentSession.thread.lastAgentText()) as { model: string }).model, 'scripted-small');
+    assert.ok(!legacy.presenter.currentSession.thread.snapshot().some((entry) => entry.kind === 'notice'), 'no false "not accepted" warning');
   });
 });
 

@@ -1,32 +1,70 @@
+import { conversationStore } from '../conversationStore';
 import { el } from '../dom';
 import { loadLocalState, postToHost, saveLocalState } from '../vscodeApi';
+import { Attachments, type PromptContext } from './attachments';
+import { CompletionList, findTrigger, matchCommands, mentionSource, type CompletionItem, type Trigger } from './completion';
+import { PromptQueue, type QueuedPrompt } from './promptQueue';
 
-/** The message box: Enter sends, Shift+Enter adds a line, Escape or Stop cancels the turn. */
+type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
+
+/**
+ * The message box: Enter sends, Shift+Enter adds a line, Escape or Stop cancels the turn.
+ * `/` completes the agent's commands, `@` workspace files, folders, open editors and the
+ * selection; images can be pasted or dropped. While a turn runs, messages are queued.
+ */
 export class ComposerView {
   readonly element: HTMLElement;
-  private readonly input: HTMLElement & { value: string };
+  /** Where the session's pickers and meter go (below the box). */
+  readonly toolbar = el('div', { class: 'composer-toolbar' });
+  private readonly input: TextArea;
   private readonly sendButton: HTMLElement;
+  private readonly hint = el('div', { class: 'command-hint', id: 'command-hint', hidden: '' });
+  private readonly completion = new CompletionList();
+  private readonly attachments = new Attachments();
+  private readonly queue: PromptQueue;
   private running = false;
+  /** "Send now" was chosen: the queue goes on as soon as the cancelled turn ends. */
+  private sendNowRequested = false;
   private readonly local = loadLocalState();
   private historyIndex: number | null = null;
+  private trigger: Trigger | null = null;
 
   constructor() {
-    this.input = document.createElement('vscode-textarea') as HTMLElement & { value: string };
+    this.input = document.createElement('vscode-textarea') as TextArea;
     this.input.id = 'composer-input';
     this.input.setAttribute('rows', '3');
     this.input.setAttribute('resize', 'vertical');
-    this.input.setAttribute('placeholder', 'Message the agent (Enter to send, Shift+Enter for a new line)');
+    this.input.setAttribute('placeholder', 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ to mention files)');
     this.input.setAttribute('aria-label', 'Message to the agent');
     this.input.value = this.local.draft;
     this.input.addEventListener('input', () => {
       this.local.draft = this.input.value;
       saveLocalState(this.local);
+      this.updateCompletion();
     });
     this.input.addEventListener('keydown', (event: KeyboardEvent) => this.onKey(event));
+    this.input.addEventListener('blur', () => this.completion.hide());
+    this.input.addEventListener('paste', (event: ClipboardEvent) => void this.takeFiles(event, [...(event.clipboardData?.files ?? [])]));
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.id = 'send-button';
-    this.sendButton.addEventListener('click', () => (this.running ? this.stop() : this.send()));
-    this.element = el('footer', { class: 'composer' }, this.input, el('div', { class: 'composer-actions' }, this.sendButton));
+    this.sendButton.addEventListener('click', () => (this.running && !this.input.value.trim() ? this.stop() : this.send()));
+    this.queue = new PromptQueue({
+      edit: (prompt) => {
+        this.input.value = prompt.text;
+        this.attachments.restore(prompt);
+        this.input.focus();
+      },
+      sendNow: () => {
+        this.sendNowRequested = true;
+        if (this.running) this.stop();
+        else this.sendQueued();
+      },
+    });
+    this.element = el('footer', { class: 'composer' },
+      this.queue.element, this.completion.element, this.attachments.element, this.input, this.hint, this.attachments.status,
+      el('div', { class: 'composer-actions' }, this.toolbar, this.sendButton));
+    this.element.addEventListener('dragover', (event) => event.preventDefault());
+    this.element.addEventListener('drop', (event: DragEvent) => void this.takeFiles(event, [...(event.dataTransfer?.files ?? [])]));
     this.setRunning(false);
   }
 
@@ -35,24 +73,85 @@ export class ComposerView {
   }
 
   setRunning(running: boolean): void {
+    const ended = this.running && !running;
     this.running = running;
     this.sendButton.textContent = running ? 'Stop' : 'Send';
     this.sendButton.setAttribute('icon', running ? 'debug-stop' : 'send');
-    this.sendButton.setAttribute('title', running ? 'Stop the agent (Escape)' : 'Send (Enter)');
+    this.sendButton.setAttribute('title', running ? 'Stop the agent (Escape); type to queue a message' : 'Send (Enter)');
     this.sendButton.toggleAttribute('secondary', running);
     document.body.dataset.turn = running ? 'running' : 'idle';
+    if (ended || (!running && this.sendNowRequested)) this.sendQueued();
+  }
+
+  /** The host answered an `@` request. */
+  mentionCandidates(requestId: number, items: Parameters<typeof mentionSource.answer>[1]): void {
+    mentionSource.answer(requestId, items);
   }
 
   private onKey(event: KeyboardEvent): void {
+    if (this.completion.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      if (!this.running) this.send();
+      this.send();
     } else if (event.key === 'Escape' && this.running) {
       event.preventDefault();
       this.stop();
     } else if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && this.browsingHistory(event.key === 'ArrowUp')) {
       event.preventDefault();
     }
+  }
+
+  private caret(): number {
+    return this.input.wrappedElement?.selectionStart ?? this.input.value.length;
+  }
+
+  private updateCompletion(): void {
+    const trigger = findTrigger(this.input.value, this.caret());
+    this.trigger = trigger;
+    this.updateHint();
+    if (!trigger) {
+      this.completion.hide();
+      return;
+    }
+    if (trigger.char === '/') {
+      const commands = matchCommands(conversationStore.view.commands, trigger.query);
+      this.completion.show(commands.map((command) => ({ kind: 'command', command })), (item) => this.accept(item));
+      return;
+    }
+    void mentionSource.request(trigger.query).then((mentions) => {
+      // A newer keystroke may have moved on.
+      if (this.trigger !== trigger) return;
+      this.completion.show(mentions.map((mention) => ({ kind: 'mention', mention })), (item) => this.accept(item));
+    });
+  }
+
+  private accept(item: CompletionItem): void {
+    const trigger = this.trigger;
+    if (!trigger) return;
+    const text = this.input.value;
+    const end = trigger.start + 1 + trigger.query.length;
+    const inserted = item.kind === 'command' ? `/${item.command.name} ` : `@${item.mention.label} `;
+    if (item.kind === 'mention') this.attachments.addMention(item.mention);
+    this.input.value = `${text.slice(0, trigger.start)}${inserted}${text.slice(end)}`;
+    const caret = trigger.start + inserted.length;
+    this.input.wrappedElement?.setSelectionRange(caret, caret);
+    this.trigger = null;
+    this.updateHint();
+    this.input.focus();
+  }
+
+  /** A command that takes input says what to type after it. */
+  private updateHint(): void {
+    const match = /^\/(\S+)\s/.exec(this.input.value);
+    const command = match ? conversationStore.view.commands.find((candidate) => candidate.name === match[1]) : undefined;
+    this.hint.hidden = !command;
+    this.hint.textContent = command ? `/${command.name}: ${command.description}${command.inputHint ? ` (input: ${command.inputHint})` : ''}` : '';
+  }
+
+  private async takeFiles(event: Event, files: File[]): Promise<void> {
+    if (files.length === 0) return;
+    event.preventDefault();
+    await this.attachments.addFiles(files);
   }
 
   /** Up/down walk through sent prompts while the box is empty or showing one of them. */
@@ -76,12 +175,30 @@ export class ComposerView {
   private send(): void {
     const text = this.input.value.trim();
     if (!text) return;
-    postToHost({ type: 'sendPrompt', text });
+    const context = this.attachments.take();
+    this.attachments.say(null);
     this.local.history = [...this.local.history.filter((item) => item !== text), text].slice(-100);
     this.local.draft = '';
     this.historyIndex = null;
     saveLocalState(this.local);
     this.input.value = '';
+    this.hint.hidden = true;
+    if (this.running || this.queue.length > 0) this.queue.add(text, context);
+    else this.post(text, context);
+  }
+
+  private sendQueued(): void {
+    this.sendNowRequested = false;
+    const next: QueuedPrompt | undefined = this.queue.shift();
+    if (next) this.post(next.text, next);
+  }
+
+  private post(text: string, context: PromptContext): void {
+    postToHost({
+      type: 'sendPrompt', text,
+      ...(context.mentions.length > 0 ? { mentions: context.mentions } : {}),
+      ...(context.images.length > 0 ? { images: context.images } : {}),
+    });
   }
 
   private stop(): void {

@@ -1,6 +1,6 @@
 import { diffLines } from 'diff';
 import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/protocol/viewModel';
-import { button, el, icon } from '../dom';
+import { button, el, icon, isEditorPath } from '../dom';
 import { reviewStore } from '../reviewStore';
 import { postToHost } from '../vscodeApi';
 import { renderPendingFile } from './hunkView';
@@ -37,7 +37,7 @@ export function renderToolCard(tool: ToolCallView): HTMLElement {
       const link = el('a', { href: '#', class: 'location-link', title: `Open ${label}` }, label);
       link.addEventListener('click', (event) => {
         event.preventDefault();
-        postToHost({ type: 'openLink', href: location.line ? `${location.path}#L${location.line}` : location.path });
+        if (isEditorPath(location.path)) postToHost({ type: 'openLink', href: location.line ? `${location.path}#L${location.line}` : location.path });
       });
       return link;
     })));
@@ -48,7 +48,8 @@ export function renderToolCard(tool: ToolCallView): HTMLElement {
   // A display terminal the agent reports only in `_meta` still shows in its card.
   const metaTerminal = tool.content.some((content) => content.type === 'terminal') ? null : terminalPanes.elementForToolCall(tool.toolCallId);
   if (metaTerminal) card.append(metaTerminal);
-  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options));
+  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool)));
+  if (tool.permissionNote) card.append(el('div', { class: 'permission-note' }, icon('shield'), ` ${tool.permissionNote}`));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
   return card;
@@ -86,7 +87,24 @@ function renderDiff(path: string, oldText: string | null, newText: string): HTML
   return el('div', { class: 'tool-diff' }, el('div', { class: 'diff-path' }, icon('diff'), ` ${path}${oldText === null ? ' (new file)' : ''}`), body);
 }
 
-function renderPermission(requestId: string, options: PermissionOptionView[]): HTMLElement {
+/** What the user is asked to allow, in words: the command, the file, or the tool. */
+function permissionQuestion(tool: ToolCallView): string {
+  const path = tool.content.find((content) => content.type === 'diff')?.path ?? tool.locations[0]?.path;
+  switch (tool.toolKind) {
+    case 'execute':
+      return 'The agent wants to run the command above.';
+    case 'edit':
+      return path ? `The agent wants to change ${path}.` : 'The agent wants to change a file.';
+    case 'delete':
+      return path ? `The agent wants to delete ${path}.` : 'The agent wants to delete a file.';
+    case 'read':
+      return path ? `The agent wants to read ${path}.` : 'The agent wants to read a file.';
+    default:
+      return 'The agent asks for permission.';
+  }
+}
+
+function renderPermission(requestId: string, options: PermissionOptionView[], question = 'The agent asks for permission'): HTMLElement {
   const row = el('div', { class: 'permission-options', role: 'group', 'aria-label': 'The agent asks for permission' });
   for (const option of options) {
     const allow = option.kind.startsWith('allow');
@@ -97,7 +115,7 @@ function renderPermission(requestId: string, options: PermissionOptionView[]): H
       onClick: () => postToHost({ type: 'answerPermission', requestId, optionId: option.optionId }),
     }));
   }
-  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ' The agent asks for permission'), row);
+  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), row);
 }
 
 function disclosure(summary: string, text: string): HTMLElement {

@@ -1,0 +1,247 @@
+// The panel's webview bundle in Chromium with the extension's CSP, driven by host messages:
+// hostile agent text stays inert, and the conversation controls behave. No VS Code here (see
+// panel.e2e.test.ts for that); this is the fast, exhaustive layer.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ThreadEntry } from '../../src/protocol/viewModel';
+import type { ConversationView } from '../../src/protocol/conversationView';
+import { openPanel, type PanelHarness } from '../support/panelHarness';
+import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
+import { launchBrowser, type WorkbenchBrowser } from '../support/workbench';
+
+let browser: WorkbenchBrowser;
+before(async () => {
+  browser = await launchBrowser({ viewport: { width: 520, height: 900 } });
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function panel(t: { after(fn: () => unknown): void }): Promise<PanelHarness> {
+  const harness = await openPanel({ browser });
+  t.after(() => harness.close());
+  return harness;
+}
+
+/** Elements and attributes that could run code or load something, anywhere in the panel. */
+async function dangerousNodes(harness: PanelHarness): Promise<string[]> {
+  return harness.page.evaluate(() => {
+    const found: string[] = [];
+    for (const node of document.querySelectorAll('#tandem-root *')) {
+      const tag = node.tagName.toUpperCase();
+      if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'STYLE', 'LINK', 'META', 'BASE', 'FORM', 'SVG', 'MATH', 'VIDEO', 'INPUT'].includes(tag) && !node.closest('.xterm')) found.push(tag);
+      for (const attribute of node.attributes) {
+        if (attribute.name.startsWith('on')) found.push(`${tag}[${attribute.name}]`);
+        // The meter and the plan progress set custom properties through CSSOM (allowed by the CSP); nothing else has a style.
+        if (attribute.name === 'style' && !node.closest('.xterm') && !/^(--usage|--done): [\d.]+%;$/.test(attribute.value)) found.push(`${tag}[style=${attribute.value}]`);
+        if (['href', 'src', 'action', 'data'].includes(attribute.name) && /^\s*(javascript|vbscript|data:text)/i.test(attribute.value)) found.push(`${tag}[${attribute.name}=${attribute.value}]`);
+      }
+      if (tag === 'IMG' && /^https?:/i.test(node.getAttribute('src') ?? '')) found.push(`remote img ${node.getAttribute('src')}`);
+    }
+    return found;
+  });
+}
+
+/** Waits (bounded) until the panel has sent `count` messages of `type`. */
+async function sentCount(harness: PanelHarness, type: string, count: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (harness.sent.filter((message) => message.type === type).length >= count) return;
+    await harness.page.waitForTimeout(20);
+  }
+  throw new Error(`the panel sent fewer than ${count} ${type} messages`);
+}
+
+const pwned = (harness: PanelHarness) => harness.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null);
+
+describe('hostile agent content in the panel', () => {
+  test('a corpus of hostile payloads in every place agent text appears: nothing runs, nothing loads, the panel still works', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const entries: ThreadEntry[] = [
+      { kind: 'user', id: 'u1', text: HOSTILE_INLINE },
+      { kind: 'thought', id: 'th', text: HOSTILE_MARKDOWN },
+      { kind: 'agentMessage', id: 'm1', text: HOSTILE_MARKDOWN },
+      toolEntry('t1', {
+        title: HOSTILE_INLINE, toolKind: 'execute', status: 'failed', locations: [{ path: 'javascript:window.__pwned=1', line: 3 }],
+        content: [{ type: 'text', text: HOSTILE_INLINE }, { type: 'diff', path: HOSTILE_INLINE, oldText: HOSTILE_INLINE, newText: `${HOSTILE_INLINE}\nmore` },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+' }, { type: 'resource', uri: 'javascript:window.__pwned=1', text: HOSTILE_INLINE }],
+        rawInput: HOSTILE_INLINE, rawOutput: HOSTILE_INLINE,
+        permission: { requestId: 'p1', options: [{ optionId: 'x', name: HOSTILE_INLINE, kind: 'allow_once' }] },
+      }),
+      toolEntry('t2', { title: 'Read <b>x</b>', toolKind: 'read', status: 'completed', permissionNote: HOSTILE_INLINE }),
+      { kind: 'plan', id: 'pl', items: [{ content: HOSTILE_INLINE, status: 'in_progress', priority: 'high' }] },
+      { kind: 'notice', id: 'n1', severity: 'error', text: HOSTILE_INLINE, actions: ['showLog'] },
+      { kind: 'turnEnded', id: 'te', stopReason: 'error', detail: HOSTILE_INLINE },
+    ];
+    await harness.post({ type: 'snapshot', state: panelState(entries, { sessionTitle: HOSTILE_INLINE, connection: { phase: 'failed', message: HOSTILE_INLINE, agentName: HOSTILE_INLINE } }) });
+    const hostileOption = { value: HOSTILE_INLINE, name: HOSTILE_INLINE, description: HOSTILE_INLINE, group: HOSTILE_INLINE };
+    await harness.post({ type: 'conversationChanged', conversation: {
+      controls: [{ kind: 'select', id: 'mode', name: HOSTILE_INLINE, description: HOSTILE_INLINE, category: 'mode', source: 'config', pending: false, currentValue: HOSTILE_INLINE, choices: [hostileOption] }],
+      usage: { kind: 'context', used: 5, size: 10, percent: 50, level: 'normal', cost: { amount: 1, currency: 'XXXX<script>' } },
+      commands: [{ name: HOSTILE_INLINE, description: HOSTILE_INLINE, inputHint: HOSTILE_INLINE }],
+      prompt: { image: false, embeddedContext: false }, followAgent: false,
+    } });
+    await harness.post({ type: 'permissionsChanged', permissions: { agentId: 'x', autoAllowKinds: ['read'], grants: [{ id: 'g', agentId: 'x', toolKind: 'execute', subject: HOSTILE_INLINE, description: HOSTILE_INLINE, createdAt: 0 }],
+      projectRules: [{ path: 'javascript:window.__pwned=1', label: HOSTILE_INLINE, allow: [HOSTILE_INLINE], deny: [] }] } });
+    await harness.page.locator('.agent-message', { hasText: 'END-OF-HOSTILE' }).waitFor({ timeout: 10_000 });
+    await harness.page.locator('#permissions-button').click();
+    await harness.page.locator('#composer-input textarea').fill('/');
+    await harness.page.locator('.completion-item').first().waitFor({ timeout: 5_000 });
+    await harness.page.keyboard.press('Escape');
+    // Click every link the agent wrote: links only ever become an `openLink` request to the host.
+    for (const link of await harness.page.locator('#tandem-root a').all()) await link.click({ timeout: 2_000 }).catch(() => undefined);
+    await harness.page.locator('.thread details').evaluateAll((nodes) => nodes.forEach((node) => ((node as HTMLDetailsElement).open = true)));
+    await harness.page.waitForTimeout(300);
+
+    assert.equal(await pwned(harness), null, 'no payload ran');
+    assert.deepEqual(await dangerousNodes(harness), []);
+    assert.deepEqual(harness.blockedRequests, [], 'nothing outside the bundle was requested');
+    const links = harness.sent.filter((message) => message.type === 'openLink').map((message) => message.type === 'openLink' ? message.href : '');
+    assert.ok(links.every((href) => !/^\s*(javascript|vbscript|data):/i.test(href)), `links sent to the host: ${links.join(', ')}`);
+    assert.match(await harness.page.locator('.agent-message').innerText(), /<script>window.__pwned = "script"<\/script>/, 'raw HTML shows as text');
+    assert.ok(await harness.page.locator('#composer-input').isVisible(), 'the panel is still laid out');
+    assert.equal(await harness.page.evaluate(() => getComputedStyle(document.body).display), 'block');
+    assert.deepEqual(harness.pageErrors.filter((error) => !/Content Security Policy|net::ERR_BLOCKED/i.test(error)), []);
+  });
+
+  test('huge inputs render within bounds and leave the panel usable', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const started = Date.now();
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'big', text: '' } }] });
+    for (let offset = 0; offset < HUGE_MARKDOWN.length; offset += 200_000) {
+      await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'big', text: HUGE_MARKDOWN.slice(offset, offset + 200_000) }] });
+    }
+    await harness.page.locator('.agent-message', { hasText: 'END-OF-HUGE' }).waitFor({ timeout: 60_000 });
+    const seconds = (Date.now() - started) / 1000;
+    await harness.page.locator('#composer-input textarea').fill('echo still alive');
+    await harness.page.locator('#composer-input textarea').press('Enter');
+    assert.ok(harness.sent.some((message) => message.type === 'sendPrompt' && message.text === 'echo still alive'), 'the composer still sends');
+    assert.equal(await pwned(harness), null);
+    t.diagnostic(`huge corpus (${(HUGE_MARKDOWN.length / 1e6).toFixed(1)} MB) rendered in ${seconds.toFixed(1)} s`);
+  });
+});
+
+const conversation = (patch: Partial<ConversationView>): ConversationView => ({
+  controls: [], usage: null, commands: [], prompt: { image: false, embeddedContext: false }, followAgent: false, ...patch,
+});
+
+describe('conversation controls in the panel', () => {
+  test('pickers in category order with groups and toggles; the meter warns; the plan strip counts', async (t) => {
+    const harness = await panel(t);
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }, { kind: 'plan', id: 'p', items: [
+      { content: 'Read', status: 'completed', priority: 'low' }, { content: 'Edit the greeting', status: 'in_progress', priority: 'low' }, { content: 'Test', status: 'pending', priority: 'low' }] }]) });
+    await harness.post({ type: 'conversationChanged', conversation: conversation({
+      controls: [
+        { kind: 'select', id: 'mode', name: 'Mode', description: null, category: 'mode', source: 'config', pending: false, currentValue: 'ask', choices: [{ value: 'ask', name: 'Ask', description: null, group: null }, { value: 'auto', name: 'Auto', description: null, group: null }] },
+        { kind: 'select', id: 'model', name: 'Model', description: null, category: 'model', source: 'config', pending: false, currentValue: 'b', choices: [{ value: 'a', name: 'A', description: null, group: 'Fast' }, { value: 'b', name: 'B', description: null, group: 'Smart' }] },
+        { kind: 'boolean', id: 'fast', name: 'Fast mode', description: null, category: 'model_config', source: 'config', pending: false, currentValue: false },
+      ],
+      usage: { kind: 'context', used: 172_000, size: 200_000, percent: 86, level: 'warning', cost: { amount: 0.042, currency: 'USD' } },
+    }) });
+    const pickers = harness.page.locator('#config-pickers select');
+    await pickers.first().waitFor();
+    assert.deepEqual(await pickers.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-option-id'))), ['mode', 'model']);
+    assert.deepEqual(await harness.page.locator('select[data-option-id="model"] optgroup').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('label'))), ['Fast', 'Smart']);
+    await harness.page.locator('select[data-option-id="mode"]').selectOption('auto');
+    await harness.page.locator('button[data-option-id="fast"]').click();
+    assert.deepEqual(harness.sent.filter((message) => message.type === 'setSessionOption'), [
+      { type: 'setSessionOption', optionId: 'mode', value: 'auto' }, { type: 'setSessionOption', optionId: 'fast', value: true }]);
+    const meter = harness.page.locator('#usage-meter');
+    assert.equal(await meter.getAttribute('aria-valuenow'), '86');
+    assert.match(await meter.getAttribute('class') ?? '', /level-warning/);
+    assert.match(await meter.getAttribute('title') ?? '', /172,000 of 200,000 tokens used \(86%\)\. Cost so far: \$0\.042/);
+    assert.match(await meter.innerText(), /86%\s*\$0\.042/);
+    assert.match(await harness.page.locator('#plan-strip').innerText(), /1\/3\s*Edit the greeting/);
+    await harness.page.locator('#plan-strip .plan-summary').click();
+    assert.equal(await harness.page.locator('#plan-strip li').count(), 3);
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'user', id: 'u2', text: 'next' } }] });
+    await harness.page.locator('#plan-strip').waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.equal(await harness.page.locator('.thread .plan').count(), 1, 'the plan stays in the thread');
+
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ usage: { kind: 'turn', inputTokens: 137, outputTokens: 6, totalTokens: 143 } }) });
+    await meter.filter({ hasText: '143 tokens last turn' }).waitFor({ timeout: 5_000 });
+    assert.equal(await meter.getAttribute('aria-valuenow'), null, 'no percentage without a window size');
+  });
+
+  test('/ completes commands with their hint, @ asks the host and attaches a mention, messages typed during a turn queue', async (t) => {
+    const harness = await panel(t);
+    const input = harness.page.locator('#composer-input textarea');
+    await harness.post({ type: 'snapshot', state: panelState([]) });
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands: [
+      { name: 'review', description: 'Review changes', inputHint: null }, { name: 'test', description: 'Run tests', inputHint: 'a pattern' }] }) });
+    await input.click();
+    await input.pressSequentially('/te');
+    assert.deepEqual(await harness.page.locator('.completion-item .completion-label').allInnerTexts(), ['/test']);
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/test ');
+    assert.match(await harness.page.locator('#command-hint').innerText(), /input: a pattern/);
+
+    await input.pressSequentially('@gree');
+    await harness.page.waitForFunction(() => true);
+    const request = await (async () => {
+      for (let i = 0; i < 50; i++) {
+        const found = harness.sent.filter((message) => message.type === 'requestMentions').at(-1);
+        if (found?.type === 'requestMentions' && found.query === 'gree') return found;
+        await harness.page.waitForTimeout(20);
+      }
+      throw new Error('no mention request');
+    })();
+    await harness.post({ type: 'mentionCandidates', requestId: request.requestId, items: [
+      { kind: 'file', label: 'greeting.ts', path: '/w/src/greeting.ts', detail: 'src/greeting.ts', startLine: null, endLine: null, open: true }] });
+    await harness.page.locator('.completion-item', { hasText: 'greeting.ts' }).waitFor();
+    await input.press('Tab');
+    assert.equal(await input.inputValue(), '/test @greeting.ts ');
+    assert.equal(await harness.page.locator('.attachment-chip').count(), 1);
+    await input.press('Enter');
+    const sent = harness.sent.filter((message) => message.type === 'sendPrompt').at(-1);
+    assert.ok(sent?.type === 'sendPrompt' && sent.text === '/test @greeting.ts' && sent.mentions?.[0]?.path === '/w/src/greeting.ts');
+
+    await harness.post({ type: 'turnChanged', turn: { running: true } });
+    await input.fill('first queued');
+    await input.press('Enter');
+    await input.fill('second queued');
+    await input.press('Enter');
+    assert.equal(await harness.page.locator('#prompt-queue .queue-item').count(), 2);
+    const before = harness.sent.filter((message) => message.type === 'sendPrompt').length;
+    await harness.page.locator('#prompt-queue .queue-item', { hasText: 'second queued' }).getByRole('button', { name: 'Send now' }).click();
+    assert.equal(harness.sent.at(-1)?.type, 'cancelTurn', 'send now stops the turn first');
+    await harness.post({ type: 'turnChanged', turn: { running: false } });
+    await sentCount(harness, 'sendPrompt', before + 1);
+    const next = harness.sent.filter((message) => message.type === 'sendPrompt');
+    assert.ok(next.at(-1)?.type === 'sendPrompt' && next.at(-1)?.text === 'second queued');
+    await harness.post({ type: 'turnChanged', turn: { running: true } });
+    await harness.post({ type: 'turnChanged', turn: { running: false } });
+    await sentCount(harness, 'sendPrompt', before + 2);
+    assert.ok(harness.sent.filter((message) => message.type === 'sendPrompt').at(-1)?.type === 'sendPrompt');
+    assert.equal(await harness.page.locator('#prompt-queue .queue-item').count(), 0);
+    const images = harness.page.locator('#composer-status');
+    await harness.page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type: 'image/png' }));
+      document.querySelector('#composer-input')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    });
+    assert.match(await images.innerText(), /cannot take images/);
+  });
+
+  test('consecutive reads and searches fold into one summary row; code blocks have copy buttons', async (t) => {
+    const harness = await panel(t);
+    await harness.post({ type: 'snapshot', state: panelState([
+      { kind: 'user', id: 'u', text: 'go' },
+      toolEntry('r1', { title: 'Read a.ts', toolKind: 'read', status: 'completed' }),
+      toolEntry('r2', { title: 'Read b.ts', toolKind: 'read', status: 'completed' }),
+      toolEntry('s1', { title: 'grep -rn x', toolKind: 'search', status: 'in_progress' }),
+      toolEntry('e1', { title: 'Edit a.ts', toolKind: 'edit', status: 'completed' }),
+      { kind: 'agentMessage', id: 'm', text: 'Done:\n\n```ts\nconst x = 1;\n```\n' },
+    ]) });
+    const group = harness.page.locator('details.tool-group');
+    await group.waitFor({ state: 'attached' });
+    assert.equal(await group.count(), 1);
+    assert.match(await group.locator('summary').innerText(), /Read 2 files, 1 search\s*grep -rn x/);
+    assert.equal(await group.evaluate((node) => (node as HTMLDetailsElement).open), false, 'collapsed');
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryUpdated', entry: toolEntry('s1', { title: 'grep -rn x', toolKind: 'search', status: 'completed' }) }] });
+    assert.equal(await group.locator('.tool-card').count(), 3, 'an updated card stays in its group');
+    await harness.page.locator('.agent-message pre.code-block').hover();
+    await harness.page.locator('.agent-message .copy-code').click();
+    assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: 'const x = 1;\n' }]);
+  });
+});

@@ -1,0 +1,125 @@
+// The panel's real webview bundle (dist/webview.js + webview.css) in Debian's Chromium, without
+// VS Code: a stub `acquireVsCodeApi`, the same CSP as the extension's panel document, and a
+// network that ends at the bundle (every other request is refused and recorded). Fast enough
+// for UI tests of the panel and for measuring it; code-server remains the proof in a real editor.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/protocol/messages';
+import type { ChatPresenter } from '../../src/session/chatPresenter';
+import { REPO_ROOT } from './code-server';
+import { launchBrowser, type WorkbenchBrowser } from './workbench';
+
+const ORIGIN = 'http://tandem.panel';
+const DIST = join(REPO_ROOT, 'dist');
+
+export interface PanelHarness {
+  page: Page;
+  /** Every message the panel sent to its host, in order. */
+  sent: WebviewToHost[];
+  /** Requests the page tried to make outside the bundle (remote images, scripts...). */
+  blockedRequests: string[];
+  /** Script errors and CSP violations the page reported. */
+  pageErrors: string[];
+  post(message: HostToWebview): Promise<void>;
+  /** Routes the panel's messages to a presenter and the presenter's to the panel. */
+  connect(presenter: () => ChatPresenter): (message: HostToWebview) => void;
+  close(): Promise<void>;
+}
+
+const STUB = `
+  (() => {
+    let state;
+    window.acquireVsCodeApi = () => ({
+      postMessage: (message) => window.__tandemSent(JSON.stringify(message)),
+      getState: () => state,
+      setState: (next) => { state = next; },
+    });
+  })();
+`;
+
+function panelHtml(nonce: string): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${ORIGIN} data:`,
+    `style-src ${ORIGIN} 'nonce-${nonce}'`,
+    `font-src ${ORIGIN}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${ORIGIN}/codicons/codicon.css" nonce="${nonce}">
+<link rel="stylesheet" href="${ORIGIN}/webview.css" nonce="${nonce}">
+<title>Tandem panel harness</title></head>
+<body><div id="tandem-root" aria-live="polite"></div>
+<script nonce="${nonce}" src="${ORIGIN}/stub.js"></script>
+<script nonce="${nonce}" src="${ORIGIN}/webview.js"></script></body></html>`;
+}
+
+const contentTypes: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html' };
+
+export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?: { width: number; height: number } } = {}): Promise<PanelHarness> {
+  if (!existsSync(join(DIST, 'webview.js'))) throw new Error('dist/webview.js is missing: run npm run build (npm test builds the package first)');
+  const browser = options.browser ?? (await launchBrowser({ viewport: options.viewport ?? { width: 480, height: 800 } }));
+  const ownBrowser = !options.browser;
+  const page = await browser.context.newPage();
+  const sent: WebviewToHost[] = [];
+  const blockedRequests: string[] = [];
+  const pageErrors: string[] = [];
+  const listeners = new Set<(message: WebviewToHost) => void>();
+  const nonce = randomBytes(16).toString('base64');
+  await page.exposeBinding('__tandemSent', (_source, json: string) => {
+    const parsed = parseWebviewMessage(JSON.parse(json));
+    if (!parsed.ok) {
+      pageErrors.push(`invalid message from the panel: ${parsed.error}`);
+      return;
+    }
+    sent.push(parsed.message);
+    for (const listener of listeners) listener(parsed.message);
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin !== ORIGIN) {
+      blockedRequests.push(route.request().url());
+      await route.abort('blockedbyclient');
+      return;
+    }
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      await route.fulfill({ status: 200, contentType: 'text/html', body: panelHtml(nonce) });
+      return;
+    }
+    if (url.pathname === '/stub.js') {
+      await route.fulfill({ status: 200, contentType: 'text/javascript', body: STUB });
+      return;
+    }
+    const file = join(DIST, url.pathname.replace(/^\/+/, ''));
+    if (!file.startsWith(DIST) || !existsSync(file)) {
+      await route.fulfill({ status: 404, body: '' });
+      return;
+    }
+    await route.fulfill({ status: 200, contentType: contentTypes[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body: readFileSync(file) });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.locator('#tandem-root .composer').waitFor({ timeout: 15_000 });
+  const post = async (message: HostToWebview) => {
+    await page.evaluate((data) => window.postMessage(data, '*'), message);
+  };
+  return {
+    page, sent, blockedRequests, pageErrors, post,
+    connect(presenter) {
+      listeners.add((message) => void presenter().handle(message));
+      // The panel said `ready` as it loaded, before anyone listened.
+      if (sent.some((message) => message.type === 'ready')) setTimeout(() => void presenter().handle({ type: 'ready' }), 0);
+      return (message) => void post(message).catch(() => undefined);
+    },
+    close: async () => {
+      await page.close().catch(() => undefined);
+      if (ownBrowser) await browser.close();
+    },
+  };
+}

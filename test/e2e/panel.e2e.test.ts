@@ -71,6 +71,8 @@ async function waitForTurnEnd(frame: Frame, count: number, timeoutMs = 60_000): 
 async function selectAgent(label: string, id: string, phase = 'ready'): Promise<void> {
   await panel.locator('#agent-picker').click();
   await panel.locator('#agent-picker li.option', { hasText: label }).click();
+  // A used conversation keeps its agent: the choice opens a new tab, which must be showing first.
+  await panel.locator('#tabs-bar .tab.active', { hasText: label }).waitFor({ timeout: 30_000 });
   await panel.locator(`.connection-status.phase-${phase}`).waitFor({ timeout: 60_000 });
   assert.equal(await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value), id);
 }

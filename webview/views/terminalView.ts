@@ -165,6 +165,16 @@ class TerminalPane {
     this.resizeObserver.observe(this.screen);
   }
 
+  /** The VS Code theme changed (light, dark, high contrast): recolour what is shown. */
+  applyTheme(): void {
+    const term = this.term;
+    if (term) withNoncedStyles(() => (term.options.theme = themeFromVsCode()));
+  }
+
+  get started(): boolean {
+    return this.term !== null;
+  }
+
   tick(): void {
     if (this.elapsedNode && this.state.running) this.elapsedNode.textContent = formatElapsed(this.elapsedMs());
   }
@@ -249,6 +259,25 @@ export class TerminalPanes {
   private readonly staticTexts = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private openScheduled = false;
+  /**
+   * An xterm costs milliseconds and memory; a long thread can hold thousands of command
+   * outputs, so a pane starts only when it scrolls into view.
+   */
+  private readonly visibility = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      const pane = [...this.panes.values()].find((candidate) => candidate.element === entry.target);
+      pane?.openIfShown();
+      if (pane?.started) this.visibility?.unobserve(entry.target);
+    }
+  }, { rootMargin: '200px' });
+
+  constructor() {
+    // VS Code swaps the body's theme class and variables when the user changes the colour theme.
+    new MutationObserver(() => {
+      for (const pane of this.panes.values()) pane.applyTheme();
+    }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  }
 
   reset(terminals: TerminalSnapshotView[]): void {
     for (const pane of this.panes.values()) pane.dispose();
@@ -320,7 +349,11 @@ export class TerminalPanes {
     this.openScheduled = true;
     requestAnimationFrame(() => {
       this.openScheduled = false;
-      for (const pane of this.panes.values()) pane.openIfShown();
+      for (const pane of this.panes.values()) {
+        if (pane.started || !pane.element.isConnected) continue;
+        if (this.visibility) this.visibility.observe(pane.element);
+        else pane.openIfShown();
+      }
     });
   }
 

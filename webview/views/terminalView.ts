@@ -49,6 +49,12 @@ function themeFromVsCode(): ITheme {
   return Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)) as ITheme;
 }
 
+/** On screen now, or within a screen of it: start at once rather than wait for an observer. */
+function nearViewport(element: HTMLElement): boolean {
+  const box = element.getBoundingClientRect();
+  return box.bottom >= -window.innerHeight && box.top <= window.innerHeight * 2;
+}
+
 function formatElapsed(ms: number): string {
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
@@ -259,20 +265,10 @@ export class TerminalPanes {
   private readonly staticTexts = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private openScheduled = false;
-  /**
-   * An xterm costs milliseconds and memory; a long thread can hold thousands of command
-   * outputs, so a pane starts only when it scrolls into view.
-   */
-  private readonly visibility = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const pane = [...this.panes.values()].find((candidate) => candidate.element === entry.target);
-      pane?.openIfShown();
-      if (pane?.started) this.visibility?.unobserve(entry.target);
-    }
-  }, { rootMargin: '200px' });
-
   constructor() {
+    // An xterm costs milliseconds and memory, and a long thread can hold thousands of command
+    // outputs: a pane starts only when it comes near the screen, so scrolling is a reason to look.
+    document.addEventListener('scroll', () => this.scheduleOpen(), { capture: true, passive: true });
     // VS Code swaps the body's theme class and variables when the user changes the colour theme.
     new MutationObserver(() => {
       for (const pane of this.panes.values()) pane.applyTheme();
@@ -350,9 +346,7 @@ export class TerminalPanes {
     requestAnimationFrame(() => {
       this.openScheduled = false;
       for (const pane of this.panes.values()) {
-        if (pane.started || !pane.element.isConnected) continue;
-        if (this.visibility) this.visibility.observe(pane.element);
-        else pane.openIfShown();
+        if (!pane.started && pane.element.isConnected && nearViewport(pane.element)) pane.openIfShown();
       }
     });
   }

@@ -2,65 +2,24 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AcpConnection } from '../acp/acpConnection';
 import { AgentProcess, describeExit, type AgentExit } from '../acp/agentProcess';
 import { findExecutable } from '../acp/commandLookup';
-import type { FrameStore } from '../acp/frames';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ConnectionView, StopReasonView, TurnView } from '../protocol/viewModel';
 import { ThreadModel } from '../thread/threadModel';
 import { Emitter } from '../util/emitter';
 import { errorMessage, taggedLogger, type Logger } from '../util/logger';
 import { DisposableStore, type Disposable } from '../util/disposable';
-import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import { PermissionBroker } from './permissionBroker';
 import { ElicitationBroker } from './elicitationBroker';
 import type { ElicitationAction } from '../protocol/elicitationView';
-import type { PermissionPolicy } from './permissionPolicy';
 import { historyCapabilities, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
-import { serversForAgent, type McpServerChoice } from '../agents/mcpServers';
+import { serversForAgent } from '../agents/mcpServers';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
-import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods, type ApiKeyStore, type SignInRunner } from './signIn';
+import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods } from './signIn';
+import { AgentExitedError, errorDetails, exitedSoon, raceExit } from './agentExit';
+import { applyAgentDefaults } from './agentDefaults';
+import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
 
-/** What a session's services get to work with. */
-export interface SessionContext {
-  /** Tells this conversation's changes from other conversations' (e.g. for undo notes). */
-  key: string;
-  /** The session's cwd: the first workspace folder. */
-  cwd: string;
-  thread: ThreadModel;
-  logger: Logger;
-  /** Every `session/update` of this session, after the thread applied it. */
-  onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
-  /** Who the agent said it is in `initialize` (null until then). */
-  agentInfo(): acp.Implementation | null;
-  /** The session's terminals as the user sees them; a terminal service feeds its own in. */
-  terminalDisplays: TerminalDisplays;
-}
-
-/**
- * Optional services a session offers the agent. Each is created per agent connection and
- * disposed when it ends; a missing one is simply not advertised.
- */
-export interface SessionServices {
-  createFs?(context: SessionContext): FsPort & Disposable;
-  createTerminals?(context: SessionContext): TerminalPort & Disposable;
-}
-
-export interface SessionEnvironment {
-  /** The session's cwd; null when no folder is open. */
-  workspaceRoot: string | null;
-  /** Restricted Mode: agents run programs and change files, so none is started. */
-  trusted: boolean;
-  frames: FrameStore;
-  logger: Logger;
-  services?: SessionServices;
-  /** The user's MCP servers, passed to agents in session/new, load and resume. */
-  mcpServers?(): McpServerChoice[];
-  /** Runs agents' login programs; without it terminal sign-in is not offered. */
-  signIn?: SignInRunner;
-  /** API keys the user gave Tandem for agents, passed to them as environment variables. */
-  apiKeys?: ApiKeyStore;
-  /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
-  permissionPolicy?: PermissionPolicy;
-}
+export type { SessionContext, SessionEnvironment, SessionServices } from './sessionEnvironment';
 
 let nextSessionKey = 1;
 
@@ -365,7 +324,7 @@ export class SessionController implements Disposable {
       this.newSessionResponse = session.response;
       if (session.configOptions) this.thread.facts.configOptions = session.configOptions;
       if (session.modes) this.thread.facts.currentModeId = session.modes.currentModeId;
-      if (target.kind === 'new') await this.applyDefaults(connection, session);
+      if (target.kind === 'new') await applyAgentDefaults(connection, session, this.agent, this.thread);
       this.setConnection({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
       return true;
     } catch (error) {
@@ -380,23 +339,6 @@ export class SessionController implements Disposable {
       await this.stopAgent();
       this.fail(message);
       return false;
-    }
-  }
-
-  private async applyDefaults(connection: AcpConnection, session: OpenedSession): Promise<void> {
-    const { defaultMode, defaultConfigOptions } = this.agent;
-    try {
-      if (defaultMode && session.modes?.availableModes.some((mode) => mode.id === defaultMode)) {
-        await connection.setMode(session.sessionId, defaultMode);
-        this.thread.facts.currentModeId = defaultMode;
-      }
-      // An agent without config options (Gemini CLI) takes a default `model` through its legacy models (ConversationFeature).
-      for (const [configId, value] of session.configOptions?.length ? Object.entries(defaultConfigOptions) : []) {
-        const response = await connection.setConfigOption(session.sessionId, configId, value);
-        this.thread.facts.configOptions = response.configOptions;
-      }
-    } catch (error) {
-      this.thread.addNotice('warning', `A default from tandem.agents.${this.agent.id} was not accepted: ${errorMessage(error)}`, ['showLog']);
     }
   }
 
@@ -494,28 +436,4 @@ export class SessionController implements Disposable {
     this.connectionState = state;
     this.connectionEmitter.fire(state);
   }
-}
-
-class AgentExitedError extends Error {
-  constructor(readonly exit: AgentExit) {
-    super('agent exited');
-  }
-}
-
-const EXIT_GRACE_MS = 500;
-
-/** JSON-RPC errors often carry the useful part in `data.details`. */
-function errorDetails(error: unknown): string {
-  const details = (error as { data?: { details?: unknown } } | null)?.data?.details;
-  return typeof details === 'string' ? `: ${details}` : '';
-}
-
-/** The process's exit if it happens within a moment, else null. */
-function exitedSoon(agentProcess: AgentProcess): Promise<AgentExit | null> {
-  return Promise.race([agentProcess.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), EXIT_GRACE_MS))]);
-}
-
-/** A request to an agent that died can never be answered: fail it with the exit instead. */
-function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess): Promise<T> {
-  return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
 }

@@ -1,0 +1,26 @@
+import type { AgentExit, AgentProcess } from '../acp/agentProcess';
+
+/** The agent process ended while a request to it was open. */
+export class AgentExitedError extends Error {
+  constructor(readonly exit: AgentExit) {
+    super('agent exited');
+  }
+}
+
+const EXIT_GRACE_MS = 500;
+
+/** JSON-RPC errors often carry the useful part in `data.details`. */
+export function errorDetails(error: unknown): string {
+  const details = (error as { data?: { details?: unknown } } | null)?.data?.details;
+  return typeof details === 'string' ? `: ${details}` : '';
+}
+
+/** The process's exit if it happens within a moment, else null. */
+export function exitedSoon(agentProcess: AgentProcess): Promise<AgentExit | null> {
+  return Promise.race([agentProcess.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), EXIT_GRACE_MS))]);
+}
+
+/** A request to an agent that died can never be answered: fail it with the exit instead. */
+export function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess): Promise<T> {
+  return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
+}

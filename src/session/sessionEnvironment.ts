@@ -1,0 +1,53 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { FsPort, TerminalPort } from '../acp/clientPorts';
+import type { FrameStore } from '../acp/frames';
+import type { McpServerChoice } from '../agents/mcpServers';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import type { ThreadModel } from '../thread/threadModel';
+import type { Disposable } from '../util/disposable';
+import type { Logger } from '../util/logger';
+import type { PermissionPolicy } from './permissionPolicy';
+import type { ApiKeyStore, SignInRunner } from './signIn';
+
+/** What a session's services get to work with. */
+export interface SessionContext {
+  /** Tells this conversation's changes from other conversations' (e.g. for undo notes). */
+  key: string;
+  /** The session's cwd: the first workspace folder. */
+  cwd: string;
+  thread: ThreadModel;
+  logger: Logger;
+  /** Every `session/update` of this session, after the thread applied it. */
+  onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /** Who the agent said it is in `initialize` (null until then). */
+  agentInfo(): acp.Implementation | null;
+  /** The session's terminals as the user sees them; a terminal service feeds its own in. */
+  terminalDisplays: TerminalDisplays;
+}
+
+/**
+ * Optional services a session offers the agent. Each is created per agent connection and
+ * disposed when it ends; a missing one is simply not advertised.
+ */
+export interface SessionServices {
+  createFs?(context: SessionContext): FsPort & Disposable;
+  createTerminals?(context: SessionContext): TerminalPort & Disposable;
+}
+
+export interface SessionEnvironment {
+  /** The session's cwd; null when no folder is open. */
+  workspaceRoot: string | null;
+  /** Restricted Mode: agents run programs and change files, so none is started. */
+  trusted: boolean;
+  frames: FrameStore;
+  logger: Logger;
+  services?: SessionServices;
+  /** The user's MCP servers, passed to agents in session/new, load and resume. */
+  mcpServers?(): McpServerChoice[];
+  /** Runs agents' login programs; without it terminal sign-in is not offered. */
+  signIn?: SignInRunner;
+  /** API keys the user gave Tandem for agents, passed to them as environment variables. */
+  apiKeys?: ApiKeyStore;
+  /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
+  permissionPolicy?: PermissionPolicy;
+}

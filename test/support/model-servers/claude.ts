@@ -7,7 +7,7 @@ import {
   isGone,
   isRecord,
   pause,
-  readBody,
+  recordRequest,
   sendJson,
   startLoopbackServer,
   startSse,
@@ -65,18 +65,7 @@ export async function startClaudeModelServer(): Promise<ScriptedModelServer> {
   const nextId = (prefix: string): string => `${prefix}_scripted_${String(++ids).padStart(4, "0")}`;
 
   const server = await startLoopbackServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const body = await readBody(req);
-    const record: RecordedRequest = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      search: url.search,
-      headers: req.headers,
-      body,
-      role: "unknown",
-      at: Date.now(),
-    };
-    requests.push(record);
+    const { url, body, record } = await recordRequest(req, requests);
 
     if (url.pathname === "/v1/messages" && req.method === "POST" && isRecord(body)) {
       const model = typeof body.model === "string" ? body.model : "claude-scripted";

@@ -2,7 +2,7 @@
 // (`gemini --acp`) to run real turns offline: SSE for the main turn, schema-shaped JSON for
 // its side calls (next-speaker check, loop detection, routing), counts for countTokens.
 import type http from "node:http";
-import { chunkText, isGone, isRecord, pause, readBody, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
+import { chunkText, isGone, isRecord, pause, recordRequest, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
 import {
   DEFAULT_CHUNK_SIZE,
   SIDE_CALL_TEXT,
@@ -24,18 +24,7 @@ export async function startGeminiModelServer(): Promise<ScriptedModelServer> {
   let callIds = 0;
 
   const server = await startLoopbackServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const body = await readBody(req);
-    const record: RecordedRequest = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      search: url.search,
-      headers: req.headers,
-      body,
-      role: "unknown",
-      at: Date.now(),
-    };
-    requests.push(record);
+    const { url, body, record } = await recordRequest(req, requests);
 
     const route = MODEL_ROUTE.exec(url.pathname);
     if (!route || req.method !== "POST" || !isRecord(body)) {

@@ -2,6 +2,7 @@
 // server-sent events, and a close() that does not wait for keep-alive sockets.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { RecordedRequest } from "./script";
 
 export interface LoopbackServer {
   /** e.g. "http://127.0.0.1:43121" (no trailing slash). */
@@ -57,6 +58,23 @@ export async function readBody(req: http.IncomingMessage, limitBytes = 64 * 1024
   } catch {
     return text;
   }
+}
+
+/** Reads a request's body and appends its record (role "unknown" until a handler decides). */
+export async function recordRequest(req: http.IncomingMessage, requests: RecordedRequest[]): Promise<{ url: URL; body: unknown; record: RecordedRequest }> {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const body = await readBody(req);
+  const record: RecordedRequest = {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    search: url.search,
+    headers: req.headers,
+    body,
+    role: "unknown",
+    at: Date.now(),
+  };
+  requests.push(record);
+  return { url, body, record };
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

@@ -190,7 +190,7 @@ async function measureThroughput(options: Options, agent: HandshakeTarget, clean
     warmupRuns: WARMUP_ROUNDS,
     paths,
     // The agent's session ids carry its pid; the bytes around them must be the same.
-    generatedLineMatchesWire: wireLine === null ? null : wireLine.replace(/"sessionId":"[^"]*"/, `"sessionId":"${FLOOD_SESSION_ID}"`) === chunkLine(FLOOD_SESSION_ID),
+    generatedLineMatchesWire: wireLine === null ? null : (wireLine as string).replace(/"sessionId":"[^"]*"/, `"sessionId":"${FLOOD_SESSION_ID}"`) === chunkLine(FLOOD_SESSION_ID),
   };
 }
 

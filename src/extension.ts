@@ -14,6 +14,7 @@ import { readMcpServers } from './vscode/mcpSettings';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { secretApiKeys } from './vscode/apiKeys';
 import { registerRegistryCommand } from './vscode/registryCommand';
+import { AgentHostPool } from './session/agentHost';
 import { createTerminalFeature } from './vscode/terminalFeature';
 import { createConversationEditor } from './vscode/conversationEditor';
 import { createPermissionPolicy } from './vscode/permissionSettings';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     frames,
     logger,
     mcpServers: () => readMcpServers(logger),
+    agentHosts: new AgentHostPool(),
     services: { createFs, createTerminals: terminals.createTerminals },
     signIn: terminals.signIn,
     apiKeys,

@@ -12,6 +12,9 @@ export interface AgentServerSettings {
   defaultMode?: string;
   default_config_options?: Record<string, string>;
   defaultConfigOptions?: Record<string, string>;
+  /** false: each conversation starts its own process (for agents that hold one session per process). */
+  share_process?: boolean;
+  shareProcess?: boolean;
 }
 
 export interface AgentDefinition {
@@ -27,6 +30,8 @@ export interface AgentDefinition {
   installHint: string | null;
   /** Auth method to send before `session/new` when the agent's key comes from the environment. */
   authMethodWhenKeyInEnv: { envVar: string; methodId: string } | null;
+  /** Several conversations with this agent share one process (ACP allows many sessions per connection). */
+  shareProcess?: boolean;
 }
 
 export const DEMO_AGENT_ID = 'demo';
@@ -126,6 +131,7 @@ export function resolveAgents(
       defaultConfigOptions: { ...base.defaultConfigOptions, ...stringRecord(entry.default_config_options), ...stringRecord(entry.defaultConfigOptions) },
       // A user-provided command is the user's own install; the preset's hint no longer applies.
       installHint: command ? null : base.installHint,
+      shareProcess: entry.share_process ?? entry.shareProcess ?? base.shareProcess,
     };
     if (existing) agents[agents.indexOf(existing)] = merged;
     else agents.push(merged);

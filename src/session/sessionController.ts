@@ -16,6 +16,7 @@ import { serversForAgent } from '../agents/mcpServers';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
 import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods } from './signIn';
 import { AgentExitedError, errorDetails, exitedSoon, raceExit } from './agentExit';
+import { AgentHost, hostKey, type HostedSession } from './agentHost';
 import { applyAgentDefaults } from './agentDefaults';
 import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
 
@@ -45,6 +46,9 @@ export class SessionController implements Disposable {
   private readonly log: Logger;
   private process: AgentProcess | null = null;
   private connection: AcpConnection | null = null;
+  /** The agent process and connection this session uses, possibly with other sessions. */
+  private host: AgentHost | null = null;
+  private hosted: HostedSession | null = null;
   private connectionServices = new DisposableStore();
   private sessionId: string | null = null;
   private starting: Promise<boolean> | null = null;
@@ -162,14 +166,19 @@ export class SessionController implements Disposable {
 
   /** Stops the agent process and forgets the session; the thread stays. */
   async stopAgent(): Promise<void> {
-    const process = this.process;
+    const { process: agentProcess, host, hosted } = this;
     this.permissions.cancelAll();
     this.connectionServices.dispose();
-    this.connection?.close();
     this.connection = null;
     this.sessionId = null;
     this.process = null;
-    if (process) await process.stop();
+    this.host = null;
+    this.hosted = null;
+    // Other sessions may share the process: it stops with the last of them.
+    if (host && hosted && !host.detach(hosted)) return;
+    if (host) this.environment.agentHosts?.remove(host);
+    host?.connection.close();
+    if (agentProcess) await agentProcess.stop();
   }
 
   get currentSessionId(): string | null {
@@ -268,10 +277,23 @@ export class SessionController implements Disposable {
       return false;
     }
     this.setConnection({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
-    this.log.info(`spawning ${executable} ${this.agent.args.join(' ')} in ${cwd}`);
-    const agentProcess = new AgentProcess({ command: executable, args: this.agent.args, env, cwd });
+    const launch = { command: executable, args: this.agent.args, env, cwd };
+    const pool = this.agent.shareProcess === false ? undefined : this.environment.agentHosts;
+    let host = pool?.find(hostKey(launch));
+    if (host) {
+      this.log.info(`sharing the running ${this.agent.label} process (pid ${host.process.pid}) with ${host.size} other session(s)`);
+    } else {
+      this.log.info(`spawning ${executable} ${this.agent.args.join(' ')} in ${cwd}`);
+      const offers = { fs: Boolean(this.environment.services?.createFs), terminals: Boolean(this.environment.services?.createTerminals) };
+      host = new AgentHost(launch, (frame) => this.environment.frames.record(frame), offers);
+      host.process.onStderrLine((line) => this.log.debug(`stderr: ${line}`));
+      pool?.add(hostKey(launch), host);
+    }
+    const agentProcess = host.process;
+    const connection = host.connection;
+    this.host = host;
     this.process = agentProcess;
-    agentProcess.onStderrLine((line) => this.log.debug(`stderr: ${line}`));
+    this.connection = connection;
     void agentProcess.exited.then((exit) => this.onProcessExit(agentProcess, exit));
     const services = new DisposableStore();
     this.connectionServices = services;
@@ -280,27 +302,36 @@ export class SessionController implements Disposable {
     const terminals = this.environment.services?.createTerminals?.(context) ?? null;
     if (fs) services.add(fs);
     if (terminals) services.add(terminals);
-    const connection = new AcpConnection(agentProcess, (frame) => this.environment.frames.record(frame), {
-      sessionUpdate: (notification) => this.onSessionUpdate(notification),
-      requestPermission: (params, signal) => this.permissions.request(params, signal),
-      fs,
-      terminals,
-      elicitation: { create: (params, signal) => this.elicitations.request(params, signal), complete: (params) => this.elicitations.complete(params.elicitationId) },
-    });
-    this.connection = connection;
+    const hosted: HostedSession = {
+      sessionId: () => this.sessionId,
+      ports: {
+        sessionUpdate: (notification) => this.onSessionUpdate(notification),
+        requestPermission: (params, signal) => this.permissions.request(params, signal),
+        fs,
+        terminals,
+        elicitation: { create: (params, signal) => this.elicitations.request(params, signal), complete: (params) => this.elicitations.complete(params.elicitationId) },
+      },
+    };
+    this.hosted = hosted;
+    host.attach(hosted);
+    const chosen = this.chosenAgentAuth;
     try {
-      const init = await raceExit(connection.initialize({ terminalOutput: true, terminalAuth: this.environment.signIn !== undefined }), agentProcess);
-      this.log.info(`initialized ${init.agentInfo?.name ?? 'agent'} ${init.agentInfo?.version ?? ''} (protocol ${init.protocolVersion})`);
-      const auth = this.agent.authMethodWhenKeyInEnv;
-      if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && init.authMethods?.some((method) => method.id === auth.methodId)) {
-        await raceExit(connection.authenticate(auth.methodId), agentProcess);
-      }
-      const keyMethod = this.chosenAgentAuth ? undefined : init.authMethods?.find((method) => {
-        const variable = apiKeyVariable(method);
-        return variable !== null && variable !== auth?.envVar && Boolean(env[variable]);
+      const prepared = host.prepare(async () => {
+        const response = await connection.initialize({ terminalOutput: true, terminalAuth: this.environment.signIn !== undefined });
+        this.log.info(`initialized ${response.agentInfo?.name ?? 'agent'} ${response.agentInfo?.version ?? ''} (protocol ${response.protocolVersion})`);
+        const auth = this.agent.authMethodWhenKeyInEnv;
+        if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && response.authMethods?.some((method) => method.id === auth.methodId)) {
+          await connection.authenticate(auth.methodId);
+        }
+        const keyMethod = chosen ? undefined : response.authMethods?.find((method) => {
+          const variable = apiKeyVariable(method);
+          return variable !== null && variable !== auth?.envVar && Boolean(env[variable]);
+        });
+        if (keyMethod) await connection.authenticate(keyMethod.id);
+        return response;
       });
-      if (keyMethod) await raceExit(connection.authenticate(keyMethod.id), agentProcess);
-      if (this.chosenAgentAuth) await raceExit(connection.authenticate(this.chosenAgentAuth), agentProcess);
+      const init = await raceExit(prepared.response, agentProcess);
+      if (chosen) await raceExit(connection.authenticate(chosen), agentProcess);
       this.chosenAgentAuth = null;
       const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
       for (const skipped of mcp.skipped) this.thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
@@ -343,10 +374,8 @@ export class SessionController implements Disposable {
   }
 
   private onSessionUpdate(notification: acp.SessionNotification): void {
-    if (notification.sessionId !== this.sessionId) {
-      this.log.warn(`update for unknown session ${notification.sessionId} ignored`);
-      return;
-    }
+    // A shared process's updates reach every session on it; each keeps its own.
+    if (notification.sessionId !== this.sessionId) return;
     this.thread.applyUpdate(notification.update);
     this.terminalDisplays.observe(notification.update);
     this.updateEmitter.fire(notification.update);
@@ -357,6 +386,9 @@ export class SessionController implements Disposable {
     const message = describeExit(this.agent.label, exit);
     this.log.error(message);
     this.process = null;
+    if (this.host && this.hosted) this.host.detach(this.hosted);
+    this.host = null;
+    this.hosted = null;
     this.connectionServices.dispose();
     this.connection?.close();
     this.connection = null;

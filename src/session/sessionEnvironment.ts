@@ -8,6 +8,7 @@ import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import type { PermissionPolicy } from './permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
+import type { AgentHostPool } from './agentHost';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -48,6 +49,8 @@ export interface SessionEnvironment {
   signIn?: SignInRunner;
   /** API keys the user gave Tandem for agents, passed to them as environment variables. */
   apiKeys?: ApiKeyStore;
+  /** Agent processes shared by this window's sessions; without it each session starts its own. */
+  agentHosts?: AgentHostPool;
   /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
   permissionPolicy?: PermissionPolicy;
 }

@@ -32,5 +32,6 @@ describe('agent configuration', () => {
     assert.deepEqual(claude?.env, { CLAUDE_CODE_USE_BEDROCK: '1' });
     assert.match(claude?.installHint ?? '', /npm install -g @agentclientprotocol\/claude-agent-acp/);
     assert.equal(problems.length, 2);
+    assert.equal(resolveAgents({ solo: { command: 'solo-agent', share_process: false } }, presets).agents.find((agent) => agent.id === 'solo')?.shareProcess, false);
   });
 });

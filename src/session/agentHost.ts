@@ -1,0 +1,128 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import * as sdk from '@agentclientprotocol/sdk';
+import { AcpConnection } from '../acp/acpConnection';
+import { AgentProcess, type AgentLaunch } from '../acp/agentProcess';
+import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from '../acp/clientPorts';
+import type { FrameListener } from '../acp/frames';
+
+/** One session's side of a shared agent connection. */
+export interface HostedSession {
+  sessionId(): string | null;
+  ports: ClientPorts;
+}
+
+/** Which client services the connection offers (they are advertised once, for every session). */
+export interface HostOffers {
+  fs: boolean;
+  terminals: boolean;
+}
+
+/**
+ * One agent process and its ACP connection, serving every session of that agent in this window
+ * (ACP lets one connection hold many sessions). Updates reach every hosted session, which keeps
+ * its own; requests are routed by their sessionId.
+ */
+export class AgentHost {
+  readonly process: AgentProcess;
+  readonly connection: AcpConnection;
+  private readonly sessions = new Set<HostedSession>();
+  private prepared: Promise<acp.InitializeResponse> | null = null;
+
+  constructor(launch: AgentLaunch, onFrame: FrameListener, offers: HostOffers) {
+    this.process = new AgentProcess(launch);
+    this.connection = new AcpConnection(this.process, onFrame, this.router(offers));
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  attach(session: HostedSession): void {
+    this.sessions.add(session);
+  }
+
+  /** True when no session is left (the caller then stops the process). */
+  detach(session: HostedSession): boolean {
+    this.sessions.delete(session);
+    return this.sessions.size === 0;
+  }
+
+  /** initialize (and any sign-in that must precede sessions) runs once per process. */
+  prepare(run: () => Promise<acp.InitializeResponse>): { response: Promise<acp.InitializeResponse>; first: boolean } {
+    if (this.prepared) return { response: this.prepared, first: false };
+    this.prepared = run();
+    // A failed preparation (auth required, say) may be retried by the next session.
+    this.prepared.catch(() => {
+      this.prepared = null;
+    });
+    return { response: this.prepared, first: true };
+  }
+
+  private owner(sessionId: string): ClientPorts {
+    for (const session of this.sessions) if (session.sessionId() === sessionId) return session.ports;
+    throw sdk.RequestError.invalidParams({ sessionId }, `No open session ${sessionId} in this client.`);
+  }
+
+  private router(offers: HostOffers): ClientPorts {
+    const fs: FsPort = {
+      readTextFile: (params, signal) => this.service(this.owner(params.sessionId).fs, 'fs').readTextFile(params, signal),
+      writeTextFile: (params, signal) => this.service(this.owner(params.sessionId).fs, 'fs').writeTextFile(params, signal),
+    };
+    const terminals: TerminalPort = {
+      create: (params, signal) => this.service(this.owner(params.sessionId).terminals, 'terminal').create(params, signal),
+      output: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').output(params),
+      waitForExit: (params, signal) => this.service(this.owner(params.sessionId).terminals, 'terminal').waitForExit(params, signal),
+      kill: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').kill(params),
+      release: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').release(params),
+    };
+    const elicitation: ElicitationPort = {
+      create: (params, signal) => {
+        const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : null;
+        const ports = sessionId ? this.owner(sessionId) : [...this.sessions].at(-1)?.ports;
+        return this.service(ports?.elicitation ?? null, 'elicitation').create(params, signal);
+      },
+      complete: (params) => {
+        for (const session of this.sessions) session.ports.elicitation?.complete(params);
+      },
+    };
+    return {
+      sessionUpdate: (notification) => {
+        for (const session of this.sessions) session.ports.sessionUpdate(notification);
+      },
+      requestPermission: (params, signal) => this.owner(params.sessionId).requestPermission(params, signal),
+      fs: offers.fs ? fs : null,
+      terminals: offers.terminals ? terminals : null,
+      elicitation,
+    };
+  }
+
+  private service<T>(port: T | null | undefined, name: string): T {
+    if (!port) throw sdk.RequestError.methodNotFound(name);
+    return port;
+  }
+}
+
+/** Agent hosts of this window, one per agent configuration and folder. */
+export class AgentHostPool {
+  private readonly hosts = new Map<string, AgentHost>();
+
+  find(key: string): AgentHost | undefined {
+    const host = this.hosts.get(key);
+    return host?.process.running ? host : undefined;
+  }
+
+  add(key: string, host: AgentHost): void {
+    this.hosts.set(key, host);
+    void host.process.exited.then(() => {
+      if (this.hosts.get(key) === host) this.hosts.delete(key);
+    });
+  }
+
+  remove(host: AgentHost): void {
+    for (const [key, candidate] of this.hosts) if (candidate === host) this.hosts.delete(key);
+  }
+}
+
+export function hostKey(launch: AgentLaunch): string {
+  return JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]);
+}

@@ -4,6 +4,7 @@ import { AcpConnection } from '../acp/acpConnection';
 import { AgentProcess, type AgentLaunch } from '../acp/agentProcess';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from '../acp/clientPorts';
 import type { FrameListener } from '../acp/frames';
+import type { Logger } from '../util/logger';
 
 /** One session's side of a shared agent connection. */
 export interface HostedSession {
@@ -123,6 +124,21 @@ export class AgentHostPool {
   }
 }
 
-export function hostKey(launch: AgentLaunch): string {
+/** The running host for this launch from the pool, or a newly spawned one (added to the pool). */
+export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | undefined; offers: HostOffers; onFrame: FrameListener; log: Logger; label: string }): AgentHost {
+  const key = hostKey(launch);
+  const running = options.pool?.find(key);
+  if (running) {
+    options.log.info(`sharing the running ${options.label} process (pid ${running.process.pid}) with ${running.size} other session(s)`);
+    return running;
+  }
+  options.log.info(`spawning ${launch.command} ${launch.args.join(' ')} in ${launch.cwd}`);
+  const host = new AgentHost(launch, options.onFrame, options.offers);
+  host.process.onStderrLine((line) => options.log.debug(`stderr: ${line}`));
+  options.pool?.add(key, host);
+  return host;
+}
+
+function hostKey(launch: AgentLaunch): string {
   return JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]);
 }

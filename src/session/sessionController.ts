@@ -11,12 +11,13 @@ import { DisposableStore, type Disposable } from '../util/disposable';
 import { PermissionBroker } from './permissionBroker';
 import { ElicitationBroker } from './elicitationBroker';
 import type { ElicitationAction } from '../protocol/elicitationView';
-import { historyCapabilities, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
+import { historyCapabilities, noteContinuation, openSession, resolveContinue, type HistoryCapabilities, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { serversForAgent } from '../agents/mcpServers';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
 import { apiKeyVariable, isAuthRequired, loginCommand, signInMethods } from './signIn';
+import { initializeAgent } from './agentInitialization';
 import { AgentExitedError, errorDetails, exitedSoon, raceExit } from './agentExit';
-import { AgentHost, hostKey, type HostedSession } from './agentHost';
+import { hostFor, type AgentHost, type HostedSession } from './agentHost';
 import { applyAgentDefaults } from './agentDefaults';
 import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
 
@@ -216,15 +217,6 @@ export class SessionController implements Disposable {
     this.openTarget = { kind: 'continue', sessionId };
   }
 
-  private noteContinuation(target: OpenTarget): void {
-    if (target.kind === 'load') {
-      // The agent replays the whole session: it replaces the transcript Tandem kept.
-      this.thread.clear();
-    } else if (target.kind === 'new') {
-      this.thread.addNotice('warning', `${this.agent.label} cannot continue earlier sessions, so this is a new session: the agent has not seen the messages above.`);
-    }
-  }
-
   /** Pages through the agent's own list of sessions for this workspace. */
   async listAgentSessions(cursor: string | null = null): Promise<acp.ListSessionsResponse> {
     if (!(await this.start()) || !this.connection || !this.environment.workspaceRoot) throw new Error(this.connectionState.message ?? 'The agent is not running.');
@@ -277,18 +269,13 @@ export class SessionController implements Disposable {
       return false;
     }
     this.setConnection({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
-    const launch = { command: executable, args: this.agent.args, env, cwd };
-    const pool = this.agent.shareProcess === false ? undefined : this.environment.agentHosts;
-    let host = pool?.find(hostKey(launch));
-    if (host) {
-      this.log.info(`sharing the running ${this.agent.label} process (pid ${host.process.pid}) with ${host.size} other session(s)`);
-    } else {
-      this.log.info(`spawning ${executable} ${this.agent.args.join(' ')} in ${cwd}`);
-      const offers = { fs: Boolean(this.environment.services?.createFs), terminals: Boolean(this.environment.services?.createTerminals) };
-      host = new AgentHost(launch, (frame) => this.environment.frames.record(frame), offers);
-      host.process.onStderrLine((line) => this.log.debug(`stderr: ${line}`));
-      pool?.add(hostKey(launch), host);
-    }
+    const host = hostFor({ command: executable, args: this.agent.args, env, cwd }, {
+      pool: this.agent.shareProcess === false ? undefined : this.environment.agentHosts,
+      offers: { fs: Boolean(this.environment.services?.createFs), terminals: Boolean(this.environment.services?.createTerminals) },
+      onFrame: (frame) => this.environment.frames.record(frame),
+      log: this.log,
+      label: this.agent.label,
+    });
     const agentProcess = host.process;
     const connection = host.connection;
     this.host = host;
@@ -316,20 +303,7 @@ export class SessionController implements Disposable {
     host.attach(hosted);
     const chosen = this.chosenAgentAuth;
     try {
-      const prepared = host.prepare(async () => {
-        const response = await connection.initialize({ terminalOutput: true, terminalAuth: this.environment.signIn !== undefined });
-        this.log.info(`initialized ${response.agentInfo?.name ?? 'agent'} ${response.agentInfo?.version ?? ''} (protocol ${response.protocolVersion})`);
-        const auth = this.agent.authMethodWhenKeyInEnv;
-        if (auth && (env[auth.envVar] ?? process.env[auth.envVar]) && response.authMethods?.some((method) => method.id === auth.methodId)) {
-          await connection.authenticate(auth.methodId);
-        }
-        const keyMethod = chosen ? undefined : response.authMethods?.find((method) => {
-          const variable = apiKeyVariable(method);
-          return variable !== null && variable !== auth?.envVar && Boolean(env[variable]);
-        });
-        if (keyMethod) await connection.authenticate(keyMethod.id);
-        return response;
-      });
+      const prepared = host.prepare(() => initializeAgent(connection, { agent: this.agent, env, signInOffered: this.environment.signIn !== undefined, skipKeyAuth: chosen !== null, log: this.log }));
       const init = await raceExit(prepared.response, agentProcess);
       if (chosen) await raceExit(connection.authenticate(chosen), agentProcess);
       this.chosenAgentAuth = null;
@@ -338,7 +312,7 @@ export class SessionController implements Disposable {
       const requested = this.openTarget;
       const target = resolveContinue(requested, historyCapabilities(init));
       const kept = requested.kind === 'continue' ? this.thread.snapshot() : null;
-      if (requested.kind === 'continue') this.noteContinuation(target);
+      if (requested.kind === 'continue') noteContinuation(this.thread, this.agent.label, target);
       // Updates of a loaded session's replay must land in the thread, so the id is known first.
       if (target.kind === 'load' || target.kind === 'resume') this.sessionId = target.sessionId;
       const session = await raceExit(openSession(connection, target.kind === 'continue' ? { kind: 'new' } : target, cwd, mcp.servers), agentProcess)

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
+import type { ThreadModel } from '../thread/threadModel';
 
 /** How a session is opened: a new one, or an earlier one by load (replayed) or resume (not replayed). */
 export type OpenTarget =
@@ -67,5 +68,15 @@ export async function openSession(connection: AcpConnection, target: Exclude<Ope
       const response = await connection.resumeSession(target.sessionId, cwd, mcpServers);
       return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
+  }
+}
+
+/** How continuing a kept transcript turned out, said in the thread. */
+export function noteContinuation(thread: ThreadModel, agentLabel: string, target: OpenTarget): void {
+  if (target.kind === 'load') {
+    // The agent replays the whole session: it replaces the transcript Tandem kept.
+    thread.clear();
+  } else if (target.kind === 'new') {
+    thread.addNotice('warning', `${agentLabel} cannot continue earlier sessions, so this is a new session: the agent has not seen the messages above.`);
   }
 }

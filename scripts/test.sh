@@ -13,4 +13,14 @@ echo "built dist/tandem.vsix ($(du -k dist/tandem.vsix | cut -f1) KiB)"
 
 shopt -s nullglob
 suites=(test/unit/*.test.ts test/real-agents/*.test.ts test/e2e/*.test.ts)
-exec node --import tsx --test --test-reporter=spec --test-timeout=600000 "${suites[@]}"
+mkdir -p test-results
+summary=test-results/summary.tap
+status=0
+node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination="$summary" \
+  --test-timeout=600000 "${suites[@]}" || status=$?
+# One plain closing line for CI, from the run's own TAP summary.
+passed=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$summary" | tail -n 1)
+failed=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$summary" | tail -n 1)
+echo "${passed:-0} passed, ${failed:-0} failed"
+exit "$status"

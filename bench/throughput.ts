@@ -53,23 +53,28 @@ export function parseOnly(text: string, expected: number): Timed {
   return elapsed;
 }
 
+/** A thread with a user message already in, whose batcher counts the batches and deltas after it. */
+function countingThread(): { thread: ThreadModel; batcher: DeltaBatcher; counts: { batches: number; deltas: number } } {
+  const counts = { batches: 0, deltas: 0 };
+  const thread = new ThreadModel();
+  const batcher = new DeltaBatcher((batch) => {
+    counts.batches++;
+    counts.deltas += batch.length;
+  });
+  thread.onDelta((delta) => batcher.push(delta));
+  thread.addUserMessage('flood');
+  batcher.flush();
+  counts.batches = 0;
+  counts.deltas = 0;
+  return { thread, batcher, counts };
+}
+
 /**
  * No transport, no SDK: split + JSON.parse + ThreadModel.applyUpdate + DeltaBatcher.push, then
  * one flush (the loop is synchronous, so the 16 ms timer never fires inside it).
  */
 export function threadAndBatcherOnly(text: string, expected: number): PipelineRun {
-  const thread = new ThreadModel();
-  let batches = 0;
-  let deltas = 0;
-  const batcher = new DeltaBatcher((batch) => {
-    batches++;
-    deltas += batch.length;
-  });
-  thread.onDelta((delta) => batcher.push(delta));
-  thread.addUserMessage('flood');
-  batcher.flush();
-  batches = 0;
-  deltas = 0;
+  const { thread, batcher, counts } = countingThread();
   const clock = startClock();
   for (const line of text.split('\n')) {
     if (line.length === 0) continue;
@@ -80,7 +85,7 @@ export function threadAndBatcherOnly(text: string, expected: number): PipelineRu
   const elapsed = clock();
   batcher.dispose();
   checkText(thread, expected);
-  return { ...elapsed, batches, deltas };
+  return { ...elapsed, batches: counts.batches, deltas: counts.deltas };
 }
 
 /** `text` as a Node Readable that hands out `PIPE_CHUNK_BYTES` at a time, like a pipe read. */
@@ -144,18 +149,7 @@ export async function inProcessConnection(text: string, expected: number, sessio
   // AcpConnection only touches the process's stdout and stdin.
   const fakeProcess = { stdout, stdin } as unknown as AgentProcess;
 
-  const thread = new ThreadModel();
-  let batches = 0;
-  let deltas = 0;
-  const batcher = new DeltaBatcher((batch) => {
-    batches++;
-    deltas += batch.length;
-  });
-  thread.onDelta((delta) => batcher.push(delta));
-  thread.addUserMessage('flood');
-  batcher.flush();
-  batches = 0;
-  deltas = 0;
+  const { thread, batcher, counts } = countingThread();
 
   const frames = new FrameStore();
   let applied = 0;
@@ -183,7 +177,7 @@ export async function inProcessConnection(text: string, expected: number, sessio
     const elapsed = await withTimeout(Promise.race([done, closedEarly]), RUN_TIMEOUT_MS, 'in-process connection run');
     checkText(thread, expected);
     if (frames.frames().length < Math.min(expected, 20_000)) throw new Error('the raw tee missed frames');
-    return { ...elapsed, batches, deltas };
+    return { ...elapsed, batches: counts.batches, deltas: counts.deltas };
   } finally {
     connection.close();
     batcher.dispose();

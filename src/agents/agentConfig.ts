@@ -1,3 +1,5 @@
+import { stringArray, stringRecord } from '../util/untrustedJson';
+
 /**
  * Agent servers as users configure them in `tandem.agents`, shaped like Zed's `agent_servers`
  * so an entry can be copied across: `command`, `args`, `env`, plus the default mode and
@@ -84,17 +86,6 @@ export function builtInPresets(demoAgentScript: string, nodeExecutable: string):
   ];
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  const out: Record<string, string> = {};
-  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
-  return out;
-}
-
-function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
-}
-
 /**
  * Presets first (a user entry with a preset's id adjusts that preset), then the user's own
  * agents. Entries without a command that match no preset are reported, not silently dropped.
@@ -125,7 +116,7 @@ export function resolveAgents(
       ...base,
       label: typeof entry.label === 'string' && entry.label ? entry.label : base.label,
       command: command ?? base.command,
-      args: stringList(entry.args) ?? (command ? [] : base.args),
+      args: Array.isArray(entry.args) ? stringArray(entry.args) : (command ? [] : base.args),
       env: { ...base.env, ...stringRecord(entry.env) },
       defaultMode: entry.default_mode ?? entry.defaultMode ?? base.defaultMode,
       defaultConfigOptions: { ...base.defaultConfigOptions, ...stringRecord(entry.default_config_options), ...stringRecord(entry.defaultConfigOptions) },

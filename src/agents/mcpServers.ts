@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { stringRecord } from '../util/untrustedJson';
 
 /**
  * MCP servers the user configured, in Tandem's setting (`tandem.mcpServers`) or VS Code's
@@ -16,9 +17,9 @@ export interface McpResolution {
   skipped: string[];
 }
 
+/** `{ NAME: "value" }` as ACP's `[{ name, value }]`. */
 function pairs(value: unknown): { name: string; value: string }[] {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
-  return Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string').map(([name, item]) => ({ name, value: item }));
+  return Object.entries(stringRecord(value)).map(([name, item]) => ({ name, value: item }));
 }
 
 const unresolvedVariable = /\$\{(input|command):[^}]+\}/;

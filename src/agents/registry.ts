@@ -1,4 +1,5 @@
 import type { AgentServerSettings } from './agentConfig';
+import { isRecord, stringArray as strings, stringRecord as stringMap } from '../util/untrustedJson';
 
 /** The ACP agent registry (`registry.json`) as Tandem reads it; unknown fields are ignored. */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -25,18 +26,6 @@ export interface RegistryAgent {
   npx: PackageDistribution | null;
   uvx: PackageDistribution | null;
   binary: Record<string, BinaryTarget>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
-function stringMap(value: unknown): Record<string, string> {
-  return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
 }
 
 function packageDistribution(value: unknown): PackageDistribution | null {

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProjectRulesView } from '../protocol/conversationView';
+import { stringArray } from '../util/untrustedJson';
+
+/** At most 500 rules per list: a settings file is untrusted too. */
+const strings = (value: unknown): string[] => stringArray(value).slice(0, 500);
 
 /**
  * Files in which agents persist "always allow" rules inside the project. Claude Code writes
@@ -8,10 +12,6 @@ import type { ProjectRulesView } from '../protocol/conversationView';
  * usually git-ignored): the user should know those rules exist.
  */
 export const projectRuleFiles = ['.claude/settings.local.json', '.claude/settings.json'] as const;
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string').slice(0, 500) : [];
-}
 
 /** The allow and deny rules found in one settings file's text; null when it has none or is not JSON. */
 export function parseProjectRules(text: string, path: string, label: string): ProjectRulesView | null {

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { SignInMethodView } from '../protocol/terminalView';
+import { isRecord, stringRecord } from '../util/untrustedJson';
 
 /** ACP's "authentication required" error code. */
 export const AUTH_REQUIRED_CODE = -32000;
@@ -42,15 +43,6 @@ interface LegacyTerminalAuth {
   args: string[];
   label: string | null;
   env: Record<string, string>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /** The pre-standard form: `_meta["terminal-auth"] = {command, args, label}` on any auth method. */

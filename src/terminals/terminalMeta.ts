@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { isRecord } from '../util/untrustedJson';
 
 /**
  * The de-facto "display terminal" keys agents put in a tool call's `_meta` when the client
@@ -9,10 +10,6 @@ export type TerminalMetaEvent =
   | { type: 'info'; terminalId: string; cwd: string | null }
   | { type: 'output'; terminalId: string; data: string }
   | { type: 'exit'; terminalId: string; exitCode: number | null; signal: string | null };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function terminalIdOf(value: Record<string, unknown>): string | null {
   const id = value.terminal_id;

@@ -2,15 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AgentProcess, describeExit } from '../../src/acp/agentProcess';
 import { waitFor } from '../support/waitFor';
+import { isAlive } from '../support/terminalHarness';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const node = (script: string) => new AgentProcess({ command: process.execPath, args: ['-e', script], env: {}, cwd: process.cwd() });
 

@@ -9,6 +9,7 @@ import { ChatPresenter } from '../../src/session/chatPresenter';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { waitFor } from '../support/waitFor';
+import { isAlive } from '../support/terminalHarness';
 
 let workspace: string;
 beforeEach(() => {
@@ -16,15 +17,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
-function isAlive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('one agent process for several sessions', () => {
   test('tabs with the same agent share its process, stream at once without mixing, and it stops with the last', async (t) => {
@@ -55,11 +47,11 @@ describe('one agent process for several sessions', () => {
     const pid = first.agentPid;
     const tabs = panel.state().tabs.tabs;
     await panel.handle({ type: 'closeTab', tabId: tabs[0]?.id ?? '' });
-    assert.ok(isAlive(pid), 'the process stays while a session uses it');
+    assert.ok(pid !== undefined && isAlive(pid), 'the process stays while a session uses it');
     await panel.sendPrompt('echo still here');
     assert.equal(panel.currentSession.thread.lastAgentText(), 'You said: still here');
     await panel.handle({ type: 'closeTab', tabId: panel.state().tabs.activeTabId });
-    await waitFor(() => !isAlive(pid) || undefined, 'the process to stop with its last session', 5000);
+    await waitFor(() => (pid !== undefined && !isAlive(pid)) || undefined, 'the process to stop with its last session', 5000);
   });
 
   test('a crash ends every session on the process; a restart gets a new process', async (t) => {

@@ -42,6 +42,7 @@ function handle(message: HostToWebview): void {
       header.setAgents(message.state.agents, message.state.selectedAgentId);
       header.setConnection(message.state.connection);
       composer.setRunning(message.state.turn.running);
+      composer.setQueue(message.state.queue);
       tabsBar.render(message.state.tabs);
       terminalPanes.reset(message.state.terminals);
       thread.reset(message.state.entries);
@@ -57,6 +58,9 @@ function handle(message: HostToWebview): void {
       return;
     case 'turnChanged':
       composer.setRunning(message.turn.running);
+      return;
+    case 'queueChanged':
+      composer.setQueue(message.queue);
       return;
     case 'agentsChanged':
       header.setAgents(message.agents, message.selectedAgentId);

@@ -90,6 +90,23 @@ export interface PromptImageView {
   data: string;
 }
 
+/** A message typed while a turn ran; the host sends it when the agent is done, panel shown or not. */
+export interface QueuedPromptView {
+  id: string;
+  text: string;
+  mentions: MentionView[];
+  images: PromptImageView[];
+}
+
+export interface PromptQueueView {
+  items: QueuedPromptView[];
+  /** The user stopped the agent (or it stopped working): nothing goes out until they send again or pick Send now. */
+  paused: boolean;
+}
+
+export const queueActions = ['edit', 'remove', 'sendNow'] as const;
+export type QueueAction = (typeof queueActions)[number];
+
 /** A permission Tandem answers by itself for one agent in this workspace, because the user said "always". */
 export interface PermissionGrantView {
   id: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentChoiceView, ConnectionView, PanelState, ThreadDelta, TurnView } from './viewModel';
 import { reviewActions, type ReviewView } from './reviewView';
 import { terminalActions, type TerminalOutputView, type TerminalStateView } from './terminalView';
-import type { ConversationView, MentionView, PermissionsView } from './conversationView';
+import { queueActions, type ConversationView, type MentionView, type PermissionsView, type PromptQueueView } from './conversationView';
 import { conversationMessageSchemas, promptContextFields } from './conversationMessages';
 import { sessionMessageSchemas } from './sessionMessages';
 import type { HistoryView, TabsView } from './sessionTabsView';
@@ -13,6 +13,8 @@ export type HostToWebview =
   | { type: 'threadDeltas'; deltas: ThreadDelta[] }
   | { type: 'connectionChanged'; connection: ConnectionView }
   | { type: 'turnChanged'; turn: TurnView }
+  /** Messages waiting for the running turn to end (the active conversation's). */
+  | { type: 'queueChanged'; queue: PromptQueueView }
   | { type: 'agentsChanged'; agents: AgentChoiceView[]; selectedAgentId: string }
   | { type: 'sessionTitleChanged'; title: string | null }
   | { type: 'focusComposer' }
@@ -39,6 +41,7 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000), ...promptContextFields }),
   z.object({ type: z.literal('cancelTurn') }),
+  z.object({ type: z.literal('queueAction'), action: z.enum(queueActions), id: z.string().min(1).max(100) }),
   z.object({ type: z.literal('selectAgent'), agentId: z.string().min(1).max(200) }),
   z.object({
     type: z.literal('answerPermission'),

@@ -112,6 +112,7 @@ export interface TurnView {
 import type { ReviewView } from './reviewView';
 import type { ElicitationView } from './elicitationView';
 import type { TabsView } from './sessionTabsView';
+import type { PromptQueueView } from './conversationView';
 import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
 
 export interface PanelState {
@@ -119,6 +120,7 @@ export interface PanelState {
   selectedAgentId: string;
   connection: ConnectionView;
   turn: TurnView;
+  queue: PromptQueueView;
   sessionTitle: string | null;
   entries: ThreadEntry[];
   review: ReviewView;

@@ -7,13 +7,13 @@ import type { AgentChoiceView, PanelState } from '../protocol/viewModel';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
 import type { Disposable } from '../util/disposable';
-import { errorMessage } from '../util/logger';
 import { DeltaBatcher } from './deltaBatcher';
+import { PromptDispatcher } from './promptDispatch';
 import type { ReviewSource } from './reviewSource';
 import type { SessionController, SessionEnvironment } from './sessionController';
 import { buildHistory, parseHistoryKey } from './sessionHistory';
 import { SessionTab, type TabListener } from './sessionTab';
-import { boundedState, type TranscriptRecord, type TranscriptStorage } from './transcripts';
+import { TranscriptSaver, type TranscriptRecord, type TranscriptStorage } from './transcripts';
 import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
 import type { MentionView, PromptImageView } from '../protocol/conversationView';
 
@@ -34,8 +34,6 @@ export interface EditorActions {
   conversation?: ConversationEditor;
 }
 
-const SAVE_DELAY_MS = 500;
-
 /**
  * The host side of the chat panel: owns the open conversations (tabs), answers the webview's
  * intents, and streams the active tab to it as a snapshot on `ready` followed by small deltas.
@@ -49,10 +47,11 @@ export class ChatPresenter implements Disposable {
   private readonly batcher: DeltaBatcher;
   private viewReady = false;
   private reviewSubscription: Disposable | null = null;
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly saver: TranscriptSaver;
   private lastTabsJson = '';
   /** Pickers, usage meter, commands, attachments and the permission policy of the active session. */
   private readonly conversation: ConversationFeature;
+  private readonly prompts: PromptDispatcher;
 
   constructor(
     private readonly loadAgents: () => AgentDefinition[],
@@ -66,6 +65,12 @@ export class ChatPresenter implements Disposable {
     this.agents = loadAgents();
     this.batcher = new DeltaBatcher((deltas) => this.send({ type: 'threadDeltas', deltas }));
     this.conversation = new ConversationFeature((message) => this.send(message), environment.frames, actions.conversation, environment.permissionPolicy ?? null);
+    this.prompts = new PromptDispatcher(this.conversation, review);
+    this.saver = new TranscriptSaver(transcripts, () => ({
+      open: this.tabs.filter((tab) => tab.session.thread.length > 0).map((tab) => tab.record()),
+      activeTabId: this.active?.id ?? null,
+      closed: this.closed,
+    }));
     this.restoreTabs(selectedAgentId);
     if (review) this.reviewSubscription = review.onDidChange(() => this.send({ type: 'reviewChanged', review: review.view() }));
   }
@@ -85,6 +90,7 @@ export class ChatPresenter implements Disposable {
       selectedAgentId: this.active.agent.id,
       connection: this.session.connectionView,
       turn: this.session.turnView,
+      queue: this.active.queue.view(),
       sessionTitle: this.session.thread.facts.title,
       entries: this.session.thread.snapshot(),
       review: this.review?.view() ?? emptyReview,
@@ -110,7 +116,9 @@ export class ChatPresenter implements Disposable {
       case 'sendPrompt':
         return this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []);
       case 'cancelTurn':
-        return this.session.cancel();
+        return this.cancelTurn();
+      case 'queueAction':
+        return this.prompts.act(this.active, message.action, message.id);
       case 'selectAgent':
         return this.selectAgent(message.agentId);
       case 'answerPermission':
@@ -152,15 +160,14 @@ export class ChatPresenter implements Disposable {
     }
   }
 
-  async sendPrompt(text: string, mentions: readonly MentionView[] = [], images: readonly PromptImageView[] = []): Promise<void> {
-    if (this.session.turnView.running) return;
-    try {
-      const { blocks, refused } = await this.conversation.promptAttachments(mentions, images);
-      if (refused) this.session.thread.addNotice('warning', refused);
-      await this.session.prompt(text, this.review?.takePromptNotes(this.session.key) ?? [], blocks);
-    } catch (error) {
-      this.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
-    }
+  /** Sent now, or queued behind the running turn. */
+  sendPrompt(text: string, mentions: readonly MentionView[] = [], images: readonly PromptImageView[] = []): Promise<void> {
+    return this.prompts.send(this.active, { text, mentions, images });
+  }
+
+  /** The user stopped the agent; queued messages wait for them. */
+  cancelTurn(): Promise<void> {
+    return this.prompts.cancel(this.active);
   }
 
   /** Another agent for the active conversation: an empty tab switches, a used one opens a new tab. */
@@ -210,7 +217,7 @@ export class ChatPresenter implements Disposable {
     switch (action) {
       case 'kill':
         // Tandem stops the commands it runs; one the agent runs itself stops with the turn.
-        if (!displays.stop(terminalId) && displays.view(terminalId)?.running) await this.session.cancel();
+        if (!displays.stop(terminalId) && displays.view(terminalId)?.running) await this.cancelTurn();
         return;
       case 'reveal':
         this.mirrors.get(this.active)?.reveal(terminalId);
@@ -227,7 +234,7 @@ export class ChatPresenter implements Disposable {
   }
 
   dispose(): void {
-    this.saveNow();
+    this.saver.saveNow();
     this.reviewSubscription?.dispose();
     for (const tab of this.tabs) tab.dispose();
     this.tabs = [];
@@ -257,7 +264,11 @@ export class ChatPresenter implements Disposable {
           this.send({ type: 'turnChanged', turn });
           this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
         }
-        this.scheduleSave();
+        if (!turn.running) void this.prompts.advance(tab);
+        this.saver.schedule();
+      },
+      queue: (tab) => {
+        if (tab === this.active) this.send({ type: 'queueChanged', queue: tab.queue.view() });
       },
       terminals: (tab, changed, output) => {
         if (tab === this.active) this.send({ type: 'terminalDeltas', changed, output });
@@ -277,7 +288,7 @@ export class ChatPresenter implements Disposable {
     if (this.active === tab) return;
     this.active = tab;
     this.sendSnapshot();
-    this.scheduleSave();
+    this.saver.schedule();
   }
 
   private async selectTab(tabId: string): Promise<void> {
@@ -309,7 +320,7 @@ export class ChatPresenter implements Disposable {
     } else {
       this.sendTabs();
     }
-    this.scheduleSave();
+    this.saver.schedule();
   }
 
   /** A new tab that continues from a copy of this conversation, where the agent can fork. */
@@ -333,7 +344,7 @@ export class ChatPresenter implements Disposable {
     tab.session.thread.facts.title = title.trim();
     if (tab === this.active) this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
     this.sendTabs();
-    this.scheduleSave();
+    this.saver.schedule();
   }
 
   private async openHistory(key: string): Promise<void> {
@@ -367,7 +378,7 @@ export class ChatPresenter implements Disposable {
     if (!parsed) return;
     if (parsed.source === 'tandem') this.closed = this.closed.filter((record) => record.tabId !== parsed.tabId);
     else if (parsed.agentId === this.active.agent.id) await this.session.deleteAgentSession(parsed.sessionId);
-    this.scheduleSave();
+    this.saver.schedule();
     this.send({ type: 'historyChanged', history: await buildHistory(this.closed, this.agents, this.session) });
   }
 
@@ -394,21 +405,6 @@ export class ChatPresenter implements Disposable {
     const agent = this.agents.find((candidate) => candidate.id === selectedAgentId) ?? this.agents[0];
     if (!agent) throw new Error('No agent is configured.');
     this.openTab(agent);
-  }
-
-  private scheduleSave(): void {
-    if (!this.transcripts) return;
-    this.saveTimer ??= setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
-  }
-
-  private saveNow(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    this.transcripts?.write(boundedState({
-      open: this.tabs.filter((tab) => tab.session.thread.length > 0).map((tab) => tab.record()),
-      activeTabId: this.active?.id ?? null,
-      closed: this.closed,
-    }));
   }
 
   private sendSnapshot(): void {

@@ -74,12 +74,11 @@ export class ConversationFeature implements Disposable {
 
   view(): ConversationView {
     const session = this.session;
-    const capabilities = session?.live?.connection.initializeResponse?.agentCapabilities?.promptCapabilities;
     return {
       controls: this.options?.controls() ?? [],
       usage: session ? usageView(session.thread.facts.usage, session.lastPromptResponse) : null,
       commands: commandViews(session?.thread.facts.availableCommands ?? []),
-      prompt: { image: Boolean(capabilities?.image), embeddedContext: Boolean(capabilities?.embeddedContext) },
+      prompt: session ? promptSupport(session) : { image: false, embeddedContext: false },
       followAgent: this.followAgent,
     };
   }
@@ -119,8 +118,8 @@ export class ConversationFeature implements Disposable {
    * Content blocks for a prompt's mentions and images: embedded `resource` blocks (with the
    * buffer's unsaved text) when the agent takes embedded context, else `resource_link`s.
    */
-  async promptAttachments(mentions: readonly MentionView[], images: readonly PromptImageView[]): Promise<{ blocks: acp.ContentBlock[]; refused: string | null }> {
-    const { prompt } = this.view();
+  async promptAttachments(session: SessionController, mentions: readonly MentionView[], images: readonly PromptImageView[]): Promise<{ blocks: acp.ContentBlock[]; refused: string | null }> {
+    const prompt = promptSupport(session);
     const blocks: acp.ContentBlock[] = [];
     for (const mention of mentions) {
       const fileUri = pathToFileURL(mention.path).href;
@@ -227,4 +226,10 @@ export class ConversationFeature implements Disposable {
     if (!this.policy || !this.session) return;
     this.post({ type: 'permissionsChanged', permissions: this.policy.view(this.session.agent.id) });
   }
+}
+
+/** What the session's agent accepts in a prompt besides text. */
+function promptSupport(session: SessionController): ConversationView['prompt'] {
+  const capabilities = session.live?.connection.initializeResponse?.agentCapabilities?.promptCapabilities;
+  return { image: Boolean(capabilities?.image), embeddedContext: Boolean(capabilities?.embeddedContext) };
 }

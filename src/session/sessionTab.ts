@@ -4,6 +4,7 @@ import type { ConnectionView, ThreadDelta, TurnView } from '../protocol/viewMode
 import type { TabView } from '../protocol/sessionTabsView';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { SessionController, type SessionEnvironment } from './sessionController';
+import { PromptQueue } from './promptQueue';
 import { TerminalFeed } from './terminalFeed';
 import { fallbackTitle, type TranscriptRecord } from './transcripts';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
@@ -16,6 +17,8 @@ export interface TabListener {
   terminals(tab: SessionTab, changed: TerminalStateView[], output: TerminalOutputView[]): void;
   /** Busy / waiting / title may have changed. */
   activity(tab: SessionTab): void;
+  /** The messages waiting for this tab's turn to end changed. */
+  queue(tab: SessionTab): void;
 }
 
 let nextTabNumber = 1;
@@ -24,6 +27,7 @@ let nextTabNumber = 1;
 export class SessionTab implements Disposable {
   readonly session: SessionController;
   readonly terminalFeed: TerminalFeed;
+  readonly queue: PromptQueue;
   private readonly subscriptions = new DisposableStore();
   private lastActivity = new Date().toISOString();
 
@@ -46,6 +50,8 @@ export class SessionTab implements Disposable {
       listener.turn(this, turn);
       listener.activity(this);
     }));
+    this.queue = this.subscriptions.add(new PromptQueue());
+    this.subscriptions.add(this.queue.onDidChange(() => listener.queue(this)));
     this.terminalFeed = this.subscriptions.add(new TerminalFeed(session.terminalDisplays, (changed, output) => listener.terminals(this, changed, output)));
     if (mirrorTerminals) this.subscriptions.add(mirrorTerminals(session.terminalDisplays));
   }

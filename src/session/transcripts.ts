@@ -49,3 +49,21 @@ export function fallbackTitle(entries: readonly ThreadEntry[]): string {
   const text = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim() : '';
   return text ? (text.length > 48 ? `${text.slice(0, 47)}…` : text) : 'New conversation';
 }
+
+/** Writes the open conversations shortly after they change: many changes, one write. */
+export class TranscriptSaver {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly storage: TranscriptStorage | null, private readonly state: () => TranscriptsState, private readonly delayMs = 500) {}
+
+  schedule(): void {
+    if (!this.storage) return;
+    this.timer ??= setTimeout(() => this.saveNow(), this.delayMs);
+  }
+
+  saveNow(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.storage?.write(boundedState(this.state()));
+  }
+}

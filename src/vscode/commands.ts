@@ -18,7 +18,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await reveal();
       await deps.presenter.newSession();
     }),
-    vscode.commands.registerCommand('tandem.cancelTurn', () => deps.presenter.currentSession.cancel()),
+    vscode.commands.registerCommand('tandem.cancelTurn', () => deps.presenter.cancelTurn()),
     vscode.commands.registerCommand('tandem.selectAgent', async () => {
       const picked = await vscode.window.showQuickPick(
         deps.agents().map((agent) => ({ label: agent.label, description: agent.command, detail: agent.description, id: agent.id })),

@@ -8,6 +8,7 @@ export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = 
     selectedAgentId: 'scripted',
     connection: { phase: 'ready', message: null, agentName: 'Scripted agent' },
     turn: { running: false },
+    queue: { items: [], paused: false },
     sessionTitle: null,
     entries,
     review: { files: [], canRedo: false },

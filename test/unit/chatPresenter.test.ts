@@ -97,4 +97,62 @@ describe('ChatPresenter', () => {
     await presenter.sendPrompt('echo again');
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: again', 'a note is sent once');
   });
+  test('messages sent during a turn queue in the host: kept while the panel is hidden and sent as turns end; Stop holds them, Send now goes first', async (t) => {
+    const posted: HostToWebview[] = [];
+    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+      (message) => posted.push(message), { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    t.after(() => presenter.dispose());
+    const session = () => presenter.currentSession;
+    const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+    const queued = () => presenter.state().queue;
+    const idle = () => waitFor(() => !session().turnView.running && queued().items.length === 0, 'turn and queue done', 15_000);
+    await presenter.handle({ type: 'ready' });
+    await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
+
+    void presenter.handle({ type: 'sendPrompt', text: 'slow' });
+    await waitFor(() => session().turnView.running, 'slow turn running');
+    void presenter.handle({ type: 'sendPrompt', text: 'echo one' });
+    void presenter.handle({ type: 'sendPrompt', text: 'echo two' });
+    const lastQueue = posted.filter((message) => message.type === 'queueChanged').at(-1);
+    assert.deepEqual(lastQueue?.type === 'queueChanged' && lastQueue.queue.items.map((item) => item.text), ['echo one', 'echo two']);
+    assert.deepEqual(sentToAgent(), ['slow'], 'the agent has only the running turn');
+
+    presenter.detachView();
+    await presenter.handle({ type: 'ready' });
+    const snapshot = posted.filter((message) => message.type === 'snapshot').at(-1);
+    assert.deepEqual(snapshot?.type === 'snapshot' && snapshot.state.queue.items.map((item) => item.text), ['echo one', 'echo two'], 'a reloaded panel gets the queue back');
+    presenter.detachView();
+    // The turn ends while nobody looks: the queue still goes out, in order.
+    await session().cancel();
+    await idle();
+    assert.deepEqual(sentToAgent(), ['slow', 'echo one', 'echo two']);
+    assert.equal(session().thread.lastAgentText(), 'You said: two');
+    await presenter.handle({ type: 'ready' });
+
+    void presenter.handle({ type: 'sendPrompt', text: 'slow' });
+    await waitFor(() => session().turnView.running, 'second slow turn');
+    void presenter.handle({ type: 'sendPrompt', text: 'echo three' });
+    void presenter.handle({ type: 'sendPrompt', text: 'echo four' });
+    const four = queued().items.find((item) => item.text === 'echo four');
+    assert.ok(four);
+    await presenter.handle({ type: 'queueAction', action: 'sendNow', id: four.id });
+    await idle();
+    assert.deepEqual(sentToAgent().slice(3), ['slow', 'echo four', 'echo three'], 'Send now stops the turn and goes ahead of the rest');
+
+    void presenter.handle({ type: 'sendPrompt', text: 'slow' });
+    await waitFor(() => session().turnView.running, 'third slow turn');
+    void presenter.handle({ type: 'sendPrompt', text: 'echo five' });
+    await presenter.handle({ type: 'cancelTurn' });
+    await waitFor(() => !session().turnView.running, 'stopped');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(queued(), { items: [queued().items[0]], paused: true });
+    assert.equal(sentToAgent().at(-1), 'slow', 'after Stop the queue waits for the user');
+    const edited = queued().items[0];
+    assert.ok(edited);
+    await presenter.handle({ type: 'queueAction', action: 'remove', id: edited.id });
+    assert.deepEqual(queued(), { items: [], paused: false });
+    await presenter.handle({ type: 'sendPrompt', text: 'echo six' });
+    await idle();
+    assert.deepEqual(sentToAgent().slice(6), ['slow', 'echo six']);
+  });
 });

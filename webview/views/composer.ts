@@ -3,14 +3,15 @@ import { el } from '../dom';
 import { loadLocalState, postToHost, saveLocalState } from '../vscodeApi';
 import { Attachments, type PromptContext } from './attachments';
 import { CompletionList, findTrigger, matchCommands, mentionSource, type CompletionItem, type Trigger } from './completion';
-import { PromptQueue, type QueuedPrompt } from './promptQueue';
+import type { PromptQueueView } from '../../src/protocol/conversationView';
+import { QueuedMessagesView } from './promptQueue';
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line, Escape or Stop cancels the turn.
  * `/` completes the agent's commands, `@` workspace files, folders, open editors and the
- * selection; images can be pasted or dropped. While a turn runs, messages are queued.
+ * selection; images can be pasted or dropped. While a turn runs, messages are queued (by the host).
  */
 export class ComposerView {
   readonly element: HTMLElement;
@@ -21,10 +22,8 @@ export class ComposerView {
   private readonly hint = el('div', { class: 'command-hint', id: 'command-hint', hidden: '' });
   private readonly completion = new CompletionList();
   private readonly attachments = new Attachments();
-  private readonly queue: PromptQueue;
+  private readonly queue: QueuedMessagesView;
   private running = false;
-  /** "Send now" was chosen: the queue goes on as soon as the cancelled turn ends. */
-  private sendNowRequested = false;
   private readonly local = loadLocalState();
   private historyIndex: number | null = null;
   private trigger: Trigger | null = null;
@@ -48,17 +47,10 @@ export class ComposerView {
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.id = 'send-button';
     this.sendButton.addEventListener('click', () => (this.running && !this.input.value.trim() ? this.stop() : this.send()));
-    this.queue = new PromptQueue({
-      edit: (prompt) => {
-        this.input.value = prompt.text;
-        this.attachments.restore(prompt);
-        this.input.focus();
-      },
-      sendNow: () => {
-        this.sendNowRequested = true;
-        if (this.running) this.stop();
-        else this.sendQueued();
-      },
+    this.queue = new QueuedMessagesView((prompt) => {
+      this.input.value = prompt.text;
+      this.attachments.restore(prompt);
+      this.input.focus();
     });
     this.element = el('footer', { class: 'composer' },
       this.queue.element, this.completion.element, this.attachments.element, this.input, this.hint, this.attachments.status,
@@ -73,14 +65,16 @@ export class ComposerView {
   }
 
   setRunning(running: boolean): void {
-    const ended = this.running && !running;
     this.running = running;
     this.sendButton.textContent = running ? 'Stop' : 'Send';
     this.sendButton.setAttribute('icon', running ? 'debug-stop' : 'send');
     this.sendButton.setAttribute('title', running ? 'Stop the agent (Escape); type to queue a message' : 'Send (Enter)');
     this.sendButton.toggleAttribute('secondary', running);
     document.body.dataset.turn = running ? 'running' : 'idle';
-    if (ended || (!running && this.sendNowRequested)) this.sendQueued();
+  }
+
+  setQueue(queue: PromptQueueView): void {
+    this.queue.render(queue);
   }
 
   /** The host answered an `@` request. */
@@ -183,14 +177,8 @@ export class ComposerView {
     saveLocalState(this.local);
     this.input.value = '';
     this.hint.hidden = true;
-    if (this.running || this.queue.length > 0) this.queue.add(text, context);
-    else this.post(text, context);
-  }
-
-  private sendQueued(): void {
-    this.sendNowRequested = false;
-    const next: QueuedPrompt | undefined = this.queue.shift();
-    if (next) this.post(next.text, next);
+    // The host sends it now or queues it behind the running turn.
+    this.post(text, context);
   }
 
   private post(text: string, context: PromptContext): void {

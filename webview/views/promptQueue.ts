@@ -1,70 +1,35 @@
+import type { PromptQueueView, QueueAction, QueuedPromptView } from '../../src/protocol/conversationView';
 import { button, el, icon } from '../dom';
-import type { PromptContext } from './attachments';
+import { postToHost } from '../vscodeApi';
 
-export interface QueuedPrompt extends PromptContext {
-  id: number;
-  text: string;
-}
-
-export interface QueueActions {
-  /** Put the message back in the box for editing. */
-  edit(prompt: QueuedPrompt): void;
-  /** Stop the running turn; this message goes next. */
-  sendNow(prompt: QueuedPrompt): void;
-}
-
-/** Messages typed while a turn runs; each is sent when the turn before it ends. */
-export class PromptQueue {
+/**
+ * The messages waiting for the running turn, as the host keeps them: each can be edited (back
+ * into the box), removed, or sent now (which stops the agent first).
+ */
+export class QueuedMessagesView {
   readonly element = el('section', { class: 'prompt-queue', id: 'prompt-queue', 'aria-label': 'Queued messages', hidden: '' });
-  private items: QueuedPrompt[] = [];
-  private nextId = 1;
 
-  constructor(private readonly actions: QueueActions) {}
+  /** `edit`: the composer takes the message back. */
+  constructor(private readonly edit: (prompt: QueuedPromptView) => void) {}
 
-  get length(): number {
-    return this.items.length;
-  }
-
-  add(text: string, context: PromptContext): void {
-    this.items.push({ id: this.nextId++, text, ...context });
-    this.render();
-  }
-
-  /** The next message to send, removed from the queue. */
-  shift(): QueuedPrompt | undefined {
-    const next = this.items.shift();
-    this.render();
-    return next;
-  }
-
-  private remove(id: number): QueuedPrompt | undefined {
-    const item = this.items.find((candidate) => candidate.id === id);
-    this.items = this.items.filter((candidate) => candidate.id !== id);
-    this.render();
-    return item;
-  }
-
-  private moveToFront(id: number): void {
-    const item = this.remove(id);
-    if (item) this.items.unshift(item);
-    this.render();
-  }
-
-  private render(): void {
-    this.element.hidden = this.items.length === 0;
+  render(queue: PromptQueueView): void {
+    const { items, paused } = queue;
+    this.element.hidden = items.length === 0;
+    const title = paused ? ` Queued (${items.length}), held because the agent was stopped: Send now, or send another message to go on` : ` Queued (${items.length}): sent when the agent is done`;
     this.element.replaceChildren(
-      ...(this.items.length > 0 ? [el('div', { class: 'queue-title' }, icon('clock'), ` Queued (${this.items.length}): sent when the agent is done`)] : []),
-      ...this.items.map((item) => el('div', { class: 'queue-item', 'data-queue-id': String(item.id) },
+      ...(items.length > 0 ? [el('div', { class: 'queue-title' }, icon(paused ? 'debug-pause' : 'clock'), title)] : []),
+      ...items.map((item) => el('div', { class: 'queue-item', 'data-queue-id': item.id },
         el('span', { class: 'queue-text', title: item.text }, item.text),
         el('span', { class: 'queue-actions' },
           button('', { icon: 'edit', secondary: true, title: 'Edit this message', onClick: () => {
-            const removed = this.remove(item.id);
-            if (removed) this.actions.edit(removed);
+            this.act('edit', item);
+            this.edit(item);
           } }),
-          button('', { icon: 'trash', secondary: true, title: 'Remove this message', onClick: () => this.remove(item.id) }),
-          button('Send now', { icon: 'send', secondary: true, title: 'Stop the agent and send this message now', onClick: () => {
-            this.moveToFront(item.id);
-            this.actions.sendNow(item);
-          } })))));
+          button('', { icon: 'trash', secondary: true, title: 'Remove this message', onClick: () => this.act('remove', item) }),
+          button('Send now', { icon: 'send', secondary: true, title: 'Stop the agent and send this message now', onClick: () => this.act('sendNow', item) })))));
+  }
+
+  private act(action: QueueAction, item: QueuedPromptView): void {
+    postToHost({ type: 'queueAction', action, id: item.id });
   }
 }

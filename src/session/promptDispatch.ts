@@ -1,0 +1,83 @@
+import type { QueueAction } from '../protocol/conversationView';
+import { assertNever } from '../util/assertNever';
+import { errorMessage } from '../util/logger';
+import type { ConversationFeature } from './conversationFeature';
+import type { PromptInput } from './promptQueue';
+import type { ReviewSource } from './reviewSource';
+import type { SessionTab } from './sessionTab';
+
+/**
+ * How a conversation's messages go out: straight to the agent when it is idle, else into the
+ * tab's queue, which advances each time a turn ends. Stopping the agent holds the queue until
+ * the user sends again or picks Send now; so does an agent that is no longer ready.
+ */
+export class PromptDispatcher {
+  /** Tabs whose next prompt is being prepared (attachments read) but not yet a running turn. */
+  private readonly submitting = new WeakSet<SessionTab>();
+
+  constructor(private readonly conversation: ConversationFeature, private readonly review: ReviewSource | null) {}
+
+  async send(tab: SessionTab, prompt: PromptInput): Promise<void> {
+    if (!this.busy(tab) && tab.queue.length === 0) return this.submit(tab, prompt);
+    if (!tab.queue.add(prompt)) tab.session.thread.addNotice('warning', 'Too many queued messages: this one was not queued.');
+    // Sending again is the user's go-ahead for a queue held by an earlier Stop.
+    tab.queue.resume();
+    return this.advance(tab);
+  }
+
+  /** A turn ended, or the user asked: the next queued message goes out if the agent can take it. */
+  async advance(tab: SessionTab): Promise<void> {
+    if (this.busy(tab) || tab.queue.length === 0) return;
+    if (tab.session.connectionView.phase !== 'ready') {
+      tab.queue.pause();
+      return;
+    }
+    const next = tab.queue.next();
+    if (next) await this.submit(tab, next);
+  }
+
+  /** The user stopped the agent: what is queued waits for them. */
+  async cancel(tab: SessionTab): Promise<void> {
+    tab.queue.pause();
+    await tab.session.cancel();
+  }
+
+  /** `edit` hands the message back to the composer (which keeps its own copy of the text). */
+  async act(tab: SessionTab, action: QueueAction, id: string): Promise<void> {
+    switch (action) {
+      case 'edit':
+      case 'remove':
+        tab.queue.take(id);
+        return;
+      case 'sendNow':
+        if (!tab.queue.moveToFront(id)) return;
+        tab.queue.resume();
+        // The cancelled turn's end advances the queue.
+        if (tab.session.turnView.running) await tab.session.cancel();
+        else await this.advance(tab);
+        return;
+      default:
+        assertNever(action, 'queue action');
+    }
+  }
+
+  private busy(tab: SessionTab): boolean {
+    return tab.session.turnView.running || this.submitting.has(tab);
+  }
+
+  private async submit(tab: SessionTab, prompt: PromptInput): Promise<void> {
+    this.submitting.add(tab);
+    try {
+      const { blocks, refused } = await this.conversation.promptAttachments(tab.session, prompt.mentions, prompt.images);
+      if (refused) tab.session.thread.addNotice('warning', refused);
+      // prompt() marks the turn running before it first waits, so the tab stays busy throughout.
+      const turn = tab.session.prompt(prompt.text, this.review?.takePromptNotes(tab.session.key) ?? [], blocks);
+      this.submitting.delete(tab);
+      await turn;
+    } catch (error) {
+      tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
+    } finally {
+      this.submitting.delete(tab);
+    }
+  }
+}

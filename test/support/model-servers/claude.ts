@@ -6,7 +6,7 @@ import {
   chunkText,
   isGone,
   isRecord,
-  pause,
+  deltaPacer,
   recordRequest,
   sendJson,
   startLoopbackServer,
@@ -132,11 +132,11 @@ function blocksOf(turn: ModelTurn): Block[] {
 /** Streams one scripted turn; resolves false if the client disconnected before the end. */
 async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: StreamContext): Promise<boolean> {
   const chunkSize = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const delayMs = turn.delayMs ?? 0;
   const blocks = blocksOf(turn);
   const stopReason = turn.toolUses?.length ? "tool_use" : "end_turn";
   const outputTokens = approxTokens(blocks);
   startSse(res);
+  const pace = deltaPacer(res, turn);
   writeSse(
     res,
     {
@@ -158,7 +158,7 @@ async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: Stream
     const { start, deltas, tail } = blockEvents(block, chunkSize, ctx);
     writeSse(res, { type: "content_block_start", index, content_block: start }, "content_block_start");
     for (const delta of [...deltas, ...tail]) {
-      await pause(res, delayMs);
+      await pace();
       // A client that went away (cancel) ends the stream here; nothing is left half-written.
       if (!writeSse(res, { type: "content_block_delta", index, delta }, "content_block_delta")) return false;
     }

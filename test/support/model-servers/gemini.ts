@@ -2,7 +2,7 @@
 // (`gemini --acp`) to run real turns offline: SSE for the main turn, schema-shaped JSON for
 // its side calls (next-speaker check, loop detection, routing), counts for countTokens.
 import type http from "node:http";
-import { chunkText, isGone, isRecord, pause, recordRequest, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
+import { chunkText, isGone, isRecord, deltaPacer, recordRequest, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
 import {
   DEFAULT_CHUNK_SIZE,
   SIDE_CALL_TEXT,
@@ -176,7 +176,6 @@ function candidateResponse(
 /** Streams one scripted turn; resolves false if the client disconnected before the end. */
 async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: StreamContext): Promise<boolean> {
   const chunkSize = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const delayMs = turn.delayMs ?? 0;
   // Gemini streams answer text in pieces but a thought summary as one part (the CLI renders every
   // thought part as its own "**subject**\ndescription" update), and a function call as one part.
   const chunks: Part[] = [
@@ -187,8 +186,9 @@ async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: Stream
   const outputTokens = approxTokens(turn);
   const responseId = `resp_scripted_${++responses}`; // one id for all chunks of a stream, as the API does
   startSse(res);
+  const pace = deltaPacer(res, turn);
   for (const [i, part] of chunks.entries()) {
-    if (i > 0) await pause(res, delayMs);
+    if (i > 0) await pace();
     const last = i === chunks.length - 1;
     // A client that went away (cancel) ends the stream here.
     if (!writeSse(res, candidateResponse(ctx.model, [part], last ? "STOP" : undefined, ctx.promptTokens, last ? outputTokens : 0, responseId))) return false;

@@ -20,6 +20,8 @@ export interface ModelTurn {
   chunkSize?: number;
   /** Pause between deltas, in ms; the stream stops early if the client disconnects. */
   delayMs?: number;
+  /** Instead of `delayMs`: a steady rate of deltas per second, like a model's token stream. */
+  deltasPerSecond?: number;
   /** When present the model stops for tool use; the agent's follow-up request consumes the next turn. */
   toolUses?: ModelToolUse[];
 }

@@ -115,6 +115,22 @@ export function pause(res: http.ServerResponse, ms: number): Promise<void> {
   });
 }
 
+/**
+ * Waits before each streamed delta as the turn asks: a fixed pause (`delayMs`), or a steady
+ * rate (`deltasPerSecond`, a model's token stream; deltas due within the same millisecond go out
+ * together, as they would in one TCP segment), or not at all.
+ */
+export function deltaPacer(res: http.ServerResponse, pacing: { delayMs?: number; deltasPerSecond?: number }): () => Promise<void> {
+  const rate = pacing.deltasPerSecond ?? 0;
+  if (rate <= 0) return () => pause(res, pacing.delayMs ?? 0);
+  const started = performance.now();
+  let sent = 0;
+  return () => {
+    const due = started + (sent++ * 1000) / rate;
+    return pause(res, Math.floor(due - performance.now()));
+  };
+}
+
 /** Splits text into pieces of `size` characters (code points, so emoji are never cut). */
 export function chunkText(text: string, size: number): string[] {
   const chars = Array.from(text);

@@ -119,6 +119,20 @@ describe('hostile agent content in the panel', () => {
     assert.equal(await pwned(harness), null);
     t.diagnostic(`huge corpus (${(HUGE_MARKDOWN.length / 1e6).toFixed(1)} MB) rendered in ${seconds.toFixed(1)} s`);
   });
+
+  test('an answer that arrives all at once is drawn a slice per frame, and all of it arrives', async (t) => {
+    const harness = await panel(t);
+    const paragraphs = Array.from({ length: 2_000 }, (_, i) => `Paragraph ${i} of a long answer that came in one burst.`);
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'burst', text: '' } }] });
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'burst', text: `${paragraphs.join('\n\n')}\n\nThe end.` }] });
+    const message = harness.page.locator('[data-entry-id="burst"]');
+    await message.locator('.md-tail', { hasText: 'The end.' }).waitFor({ timeout: 30_000 });
+    const blocks = await message.locator('.md-block').count();
+    assert.ok(blocks >= 5, `about 110 KB in slices of 16 KB or less: ${blocks} blocks`);
+    const shown = await message.locator('p').allTextContents();
+    assert.deepEqual(shown, [...paragraphs, 'The end.'], 'every paragraph once, in order');
+  });
 });
 
 const conversation = (patch: Partial<ConversationView>): ConversationView => ({

@@ -27,7 +27,7 @@ const stopReasonText: Record<StopReasonView, string | null> = {
  */
 export class ThreadView {
   private readonly rows = new Map<string, Row>();
-  private readonly dirty = new Set<Row>();
+  private dirty = new Set<Row>();
   private frameRequested = false;
   private followBottom = true;
 
@@ -176,9 +176,10 @@ export class ThreadView {
     this.frameRequested = true;
     requestAnimationFrame(() => {
       this.frameRequested = false;
-      for (const row of this.dirty) row.markdown?.render();
-      this.dirty.clear();
+      const unfinished = [...this.dirty].filter((row) => row.markdown?.render() === true);
+      this.dirty = new Set(unfinished);
       if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
+      if (unfinished.length > 0) this.scheduleFrame();
     });
   }
 }

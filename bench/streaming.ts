@@ -251,7 +251,11 @@ export async function runStreamingBench(options: { quick: boolean }): Promise<vo
   const paces: PaceFigures[] = PACES.map((pace) => ({ pace, raw: [], panel: [] }));
   const threads: BigThread[] = [];
   try {
-    progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace`);
+    progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace after a warm-up turn`);
+    // Like the other sections: one turn first, so Chromium's first load and compile of the bundle is not counted.
+    const warmUp = benchMarkdown(20_000);
+    await rawTurn(model, warmUp, PACES[0] as Pace);
+    await panelTurn(model, browser, warmUp, PACES[0] as Pace);
     for (const figures of paces) {
       for (let run = 0; run < runs; run++) {
         const raw = await rawTurn(model, text, figures.pace);

@@ -58,9 +58,10 @@ for (const agentCase of cases) {
       const notices = panel.currentSession.thread.snapshot().flatMap((entry) => (entry.kind === 'notice' ? [entry.text] : []));
       if (agentCase.continues) {
         assert.equal(panel.currentSession.currentSessionId, sessionId, `the same agent session continued: ${notices.join(' / ')}`);
-      } else {
-        // Gemini CLI 0.61 answers session/load here with "No previous sessions found for this project".
-        assert.ok(notices.some((text) => /could not continue the earlier session .*so this is a new session/.test(text)), notices.join(' / '));
+      } else if (panel.currentSession.currentSessionId !== sessionId) {
+        // Gemini CLI 0.61 mostly answers session/load here with "No previous sessions found for this
+        // project" (it saves sessions in the background, so on a busy machine it sometimes finds it).
+        assert.ok(notices.some((text) => /could not continue the earlier session .*so this is a new session/.test(text)), `a new session must say so: ${notices.join(' / ')}`);
       }
       const shown = panel.currentSession.thread.snapshot().flatMap((entry) => (entry.kind === 'user' || entry.kind === 'agentMessage' ? [`${entry.kind}: ${entry.text.trim()}`] : []));
       assert.ok(shown.some((line) => line.startsWith('user:') && line.includes('Remember this question')), JSON.stringify(shown));

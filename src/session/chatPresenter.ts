@@ -264,7 +264,7 @@ export class ChatPresenter implements Disposable {
           this.send({ type: 'turnChanged', turn });
           this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
         }
-        if (!turn.running) void this.prompts.advance(tab);
+        if (!turn.running) void this.prompts.turnEnded(tab);
         this.saver.schedule();
       },
       queue: (tab) => {

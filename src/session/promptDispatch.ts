@@ -22,18 +22,23 @@ export class PromptDispatcher {
     if (!tab.queue.add(prompt)) tab.session.thread.addNotice('warning', 'Too many queued messages: this one was not queued.');
     // Sending again is the user's go-ahead for a queue held by an earlier Stop.
     tab.queue.resume();
-    return this.advance(tab);
+    return this.sendNext(tab);
   }
 
-  /** A turn ended, or the user asked: the next queued message goes out if the agent can take it. */
-  async advance(tab: SessionTab): Promise<void> {
-    if (this.busy(tab) || tab.queue.length === 0) return;
-    if (tab.session.connectionView.phase !== 'ready') {
+  /**
+   * A turn ended: the next queued message goes out unless the turn failed or the agent stopped
+   * working (a crash can end the turn before the process is seen to exit). Then the queue waits
+   * for the user, whose next send starts the agent again if need be.
+   */
+  async turnEnded(tab: SessionTab): Promise<void> {
+    const { thread } = tab.session;
+    const last = thread.entryAt(thread.length - 1);
+    const failed = last?.kind === 'turnEnded' && last.stopReason === 'error';
+    if (tab.queue.length > 0 && (failed || tab.session.connectionView.phase !== 'ready')) {
       tab.queue.pause();
       return;
     }
-    const next = tab.queue.next();
-    if (next) await this.submit(tab, next);
+    await this.sendNext(tab);
   }
 
   /** The user stopped the agent: what is queued waits for them. */
@@ -54,7 +59,7 @@ export class PromptDispatcher {
         tab.queue.resume();
         // The cancelled turn's end advances the queue.
         if (tab.session.turnView.running) await tab.session.cancel();
-        else await this.advance(tab);
+        else await this.sendNext(tab);
         return;
       default:
         assertNever(action, 'queue action');
@@ -65,19 +70,27 @@ export class PromptDispatcher {
     return tab.session.turnView.running || this.submitting.has(tab);
   }
 
+  /** The next queued message, if the tab is free; prompt() starts the agent when it is not running. */
+  private async sendNext(tab: SessionTab): Promise<void> {
+    if (this.busy(tab)) return;
+    const next = tab.queue.next();
+    if (next) await this.submit(tab, next);
+  }
+
   private async submit(tab: SessionTab, prompt: PromptInput): Promise<void> {
+    let turn: Promise<void>;
     this.submitting.add(tab);
     try {
       const { blocks, refused } = await this.conversation.promptAttachments(tab.session, prompt.mentions, prompt.images);
       if (refused) tab.session.thread.addNotice('warning', refused);
-      // prompt() marks the turn running before it first waits, so the tab stays busy throughout.
-      const turn = tab.session.prompt(prompt.text, this.review?.takePromptNotes(tab.session.key) ?? [], blocks);
-      this.submitting.delete(tab);
-      await turn;
+      // prompt() marks the turn running before it first waits, so the tab is busy from here on.
+      turn = tab.session.prompt(prompt.text, this.review?.takePromptNotes(tab.session.key) ?? [], blocks);
     } catch (error) {
       tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
+      return;
     } finally {
       this.submitting.delete(tab);
     }
+    await turn.catch((error: unknown) => tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']));
   }
 }

@@ -46,9 +46,9 @@ export class PromptQueue implements Disposable {
 
   /** Makes the message the next one out; false if it is not queued. */
   moveToFront(id: string): boolean {
-    const item = this.take(id);
+    const item = this.items.find((candidate) => candidate.id === id);
     if (!item) return false;
-    this.items.unshift(item);
+    this.items = [item, ...this.items.filter((candidate) => candidate !== item)];
     this.changed();
     return true;
   }

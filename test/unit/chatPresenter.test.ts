@@ -155,4 +155,27 @@ describe('ChatPresenter', () => {
     await idle();
     assert.deepEqual(sentToAgent().slice(6), ['slow', 'echo six']);
   });
+  test('a queue held because the agent died goes out, agent restarted, when the user sends again', async (t) => {
+    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    t.after(() => presenter.dispose());
+    const session = () => presenter.currentSession;
+    const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+    await presenter.handle({ type: 'ready' });
+    await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
+    void presenter.handle({ type: 'sendPrompt', text: 'slow' });
+    await waitFor(() => session().turnView.running, 'slow turn running');
+    void presenter.handle({ type: 'sendPrompt', text: 'crash' });
+    void presenter.handle({ type: 'sendPrompt', text: 'echo held' });
+    await presenter.handle({ type: 'queueAction', action: 'sendNow', id: presenter.state().queue.items[0]?.id ?? '' });
+    await waitFor(() => session().connectionView.phase === 'exited', 'the agent crashed', 15_000);
+    await waitFor(() => presenter.state().queue.paused, 'the queue is held');
+    assert.deepEqual(presenter.state().queue.items.map((item) => item.text), ['echo held']);
+    assert.deepEqual(sentToAgent(), ['slow', 'crash']);
+
+    await presenter.handle({ type: 'sendPrompt', text: 'echo after' });
+    await waitFor(() => !session().turnView.running && presenter.state().queue.items.length === 0, 'queue sent', 15_000);
+    assert.deepEqual(sentToAgent(), ['slow', 'crash', 'echo held', 'echo after']);
+    assert.equal(session().thread.lastAgentText(), 'You said: after');
+  });
 });

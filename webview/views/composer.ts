@@ -4,7 +4,7 @@ import { loadLocalState, postToHost, saveLocalState } from '../vscodeApi';
 import { Attachments, type PromptContext } from './attachments';
 import { CompletionList, findTrigger, matchCommands, mentionSource, type CompletionItem, type Trigger } from './completion';
 import type { PromptQueueView } from '../../src/protocol/conversationView';
-import { QueuedMessagesView } from './promptQueue';
+import { QueuedMessagesView } from './queuedMessages';
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
 

@@ -28,7 +28,8 @@ describe('real Claude Code (claude-agent-acp) running a command', () => {
     });
     await presenter.handle({ type: 'ready' });
 
-    const command = "printf '\\033[32mgreen\\033[0m\\n'; echo second line; exit 3";
+    // Long enough to be seen running: a faster command may start and end within one batch to the panel.
+    const command = "printf '\\033[32mgreen\\033[0m\\n'; sleep 0.5; echo second line; exit 3";
     server.enqueue({ toolUses: [{ name: 'Bash', input: { command, description: 'Print a coloured line and fail' } }] }, { text: 'The command failed with exit code 3.' });
     const session = presenter.currentSession;
     // Claude Code may ask before running a command: allow it, as a user would.

@@ -233,7 +233,7 @@ describe('conversation controls in the panel', () => {
     await sentCount(harness, 'queueAction', 3);
     assert.deepEqual(harness.sent.at(-1), { type: 'queueAction', action: 'remove', id: 'q2' });
     await harness.post({ type: 'queueChanged', queue: { items: [queued('q3', 'held one')], paused: true } });
-    await harness.page.locator('#prompt-queue .queue-title', { hasText: 'held because the agent was stopped' }).waitFor({ timeout: 5_000 });
+    await harness.page.locator('#prompt-queue .queue-title', { hasText: 'on hold after the turn stopped' }).waitFor({ timeout: 5_000 });
     await harness.post({ type: 'queueChanged', queue: { items: [], paused: false } });
     await harness.page.locator('#prompt-queue').waitFor({ state: 'hidden', timeout: 5_000 });
     await input.fill('');

@@ -15,7 +15,7 @@ export class QueuedMessagesView {
   render(queue: PromptQueueView): void {
     const { items, paused } = queue;
     this.element.hidden = items.length === 0;
-    const title = paused ? ` Queued (${items.length}), held because the agent was stopped: Send now, or send another message to go on` : ` Queued (${items.length}): sent when the agent is done`;
+    const title = paused ? ` Queued (${items.length}), on hold after the turn stopped: Send now, or send another message to go on` : ` Queued (${items.length}): sent when the agent is done`;
     this.element.replaceChildren(
       ...(items.length > 0 ? [el('div', { class: 'queue-title' }, icon(paused ? 'debug-pause' : 'clock'), title)] : []),
       ...items.map((item) => el('div', { class: 'queue-item', 'data-queue-id': item.id },

@@ -188,7 +188,8 @@ describe('Tandem panel in code-server', () => {
     assert.equal(await panel.locator('.agent-message strong').last().innerText(), 'through Tandem');
     await screenshot(page, 'e2e-gemini-answer');
 
-    model.enqueue({ text: 'slow '.repeat(1000), chunkSize: 10, delayMs: 25 });
+    // No repeated chunks: Gemini CLI's loop detection would end a repetitive answer by itself.
+    model.enqueue({ text: Array.from({ length: 1000 }, (_, i) => `word${i} `).join(''), chunkSize: 10, delayMs: 25 });
     await send(panel, 'Write something long');
     await panel.locator('.agent-message').nth(1).waitFor({ timeout: 60_000 });
     await panel.locator('#send-button', { hasText: 'Stop' }).click();

@@ -18,6 +18,20 @@ before(() => {
 });
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
+/** A presenter on the scripted agent, its panel ready and the agent connected. */
+async function readyScriptedPresenter(t: { after(fn: () => unknown): void }) {
+  const posted: HostToWebview[] = [];
+  const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+    (message) => posted.push(message), { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+  t.after(() => presenter.dispose());
+  const session = () => presenter.currentSession;
+  /** What the user sent to the agent, in order (the thread's user messages). */
+  const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+  await presenter.handle({ type: 'ready' });
+  await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
+  return { presenter, posted, session, sentToAgent };
+}
+
 describe('message contract', () => {
   test('valid webview messages parse; malformed ones are rejected with a reason', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'sendPrompt', text: 'hi' }), { ok: true, message: { type: 'sendPrompt', text: 'hi' } });
@@ -98,16 +112,9 @@ describe('ChatPresenter', () => {
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: again', 'a note is sent once');
   });
   test('messages sent during a turn queue in the host: kept while the panel is hidden and sent as turns end; Stop holds them, Send now goes first', async (t) => {
-    const posted: HostToWebview[] = [];
-    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-      (message) => posted.push(message), { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-    t.after(() => presenter.dispose());
-    const session = () => presenter.currentSession;
-    const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+    const { presenter, posted, session, sentToAgent } = await readyScriptedPresenter(t);
     const queued = () => presenter.state().queue;
     const idle = () => waitFor(() => !session().turnView.running && queued().items.length === 0, 'turn and queue done', 15_000);
-    await presenter.handle({ type: 'ready' });
-    await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
 
     void presenter.handle({ type: 'sendPrompt', text: 'slow' });
     await waitFor(() => session().turnView.running, 'slow turn running');
@@ -156,13 +163,7 @@ describe('ChatPresenter', () => {
     assert.deepEqual(sentToAgent().slice(6), ['slow', 'echo six']);
   });
   test('a queue held because the agent died goes out, agent restarted, when the user sends again', async (t) => {
-    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-    t.after(() => presenter.dispose());
-    const session = () => presenter.currentSession;
-    const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
-    await presenter.handle({ type: 'ready' });
-    await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
+    const { presenter, session, sentToAgent } = await readyScriptedPresenter(t);
     void presenter.handle({ type: 'sendPrompt', text: 'slow' });
     await waitFor(() => session().turnView.running, 'slow turn running');
     void presenter.handle({ type: 'sendPrompt', text: 'crash' });

@@ -37,8 +37,8 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'The webview runs in a browser.' }],
         patterns: [{
-          regex: '^\\.\\./(\\.\\./)*src/(?!protocol/)',
-          message: 'The webview may import only shared types from src/protocol.',
+          regex: '^\\.\\./(\\.\\./)*src/(?!contract/)',
+          message: 'The webview may import only shared types from src/contract.',
         }],
       }],
     },

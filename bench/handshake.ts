@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { clientCapabilities, clientInfo } from '../src/acp/clientCapabilities';
 import { FrameStore } from '../src/acp/frames';
 import type { AgentDefinition } from '../src/agents/agentConfig';
-import { SessionController } from '../src/session/sessionController';
+import { SessionController } from '../src/conversation/sessionController';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
 import type { PreSessionStep } from '../test/support/real-agents';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { TerminalFeed } from '../src/session/terminalFeed';
+import { TerminalFeed } from '../src/panel/terminalFeed';
 import { TerminalDisplays } from '../src/terminals/terminalDisplays';
 import { TerminalService } from '../src/terminals/terminalService';
 import { silentLogger } from '../src/util/logger';

@@ -1,4 +1,4 @@
-import type { WebviewToHost } from '../src/protocol/messages';
+import type { WebviewToHost } from '../src/contract/messages';
 
 /** Gives every rendered code block a copy button (the host writes the clipboard: it always can). */
 export function decorateCodeBlocks(root: HTMLElement): void {

@@ -1,4 +1,4 @@
-import type { CommandView } from '../src/protocol/conversationView';
+import type { CommandView } from '../src/contract/conversationView';
 
 /** The `/` or `@` being typed before the caret, if any. */
 export interface Trigger {

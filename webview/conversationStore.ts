@@ -1,4 +1,4 @@
-import { emptyConversation, emptyPermissions, type ConversationView, type PermissionsView } from '../src/protocol/conversationView';
+import { emptyConversation, emptyPermissions, type ConversationView, type PermissionsView } from '../src/contract/conversationView';
 
 /** The panel's copy of the conversation controls and the permission policy; views subscribe. */
 class ConversationStore {

@@ -2,7 +2,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import type { HostToWebview } from '../src/protocol/messages';
+import type { HostToWebview } from '../src/contract/messages';
 import { el } from './dom';
 import { onHostMessage, postToHost } from './vscodeApi';
 import { ComposerView } from './views/composer';

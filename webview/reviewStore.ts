@@ -1,4 +1,4 @@
-import type { ReviewFileView, ReviewView } from '../src/protocol/reviewView';
+import type { ReviewFileView, ReviewView } from '../src/contract/reviewView';
 
 /** The panel's copy of the pending changes; cards and the changes bar read it. */
 class ReviewStore {

@@ -1,4 +1,4 @@
-import type { HostToWebview, WebviewToHost } from '../src/protocol/messages';
+import type { HostToWebview, WebviewToHost } from '../src/contract/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;

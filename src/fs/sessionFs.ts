@@ -1,6 +1,6 @@
 import { quirksOf } from '../acp/agentQuirks';
 import type { FsPort } from '../acp/clientPorts';
-import type { SessionContext } from '../session/sessionController';
+import type { SessionContext } from '../conversation/sessionController';
 import type { Disposable } from '../util/disposable';
 import { DiskChangeTracker } from './diskChangeTracker';
 import { EditorFsService, type ChangeRecorder, type DocumentStore, type FsDecisions } from './fsService';

@@ -1,4 +1,4 @@
-import type { TerminalOutputView } from '../protocol/terminalView';
+import type { TerminalOutputView } from '../contract/terminalView';
 import { BoundedText } from './boundedText';
 
 /**

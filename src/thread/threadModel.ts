@@ -1,9 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/emitter';
-import type { ElicitationView } from '../protocol/elicitationView';
+import type { ElicitationView } from '../contract/elicitationView';
 import type {
   NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
-} from '../protocol/viewModel';
+} from '../contract/viewModel';
 import { contentBlockText, mergeToolCall, newToolCallView, toPlanItems } from './toolCallMapping';
 
 /** Session-level facts that are not entries of the thread. */

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type {
   LocationView, PermissionOptionView, PlanItemView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView,
-} from '../protocol/viewModel';
+} from '../contract/viewModel';
 
 const toolKinds: ReadonlySet<string> = new Set([
   'read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other',

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApiKeyStore } from '../session/signIn';
+import type { ApiKeyStore } from '../conversation/signIn';
 
 const INDEX_KEY = 'tandem.apiKeyVariables';
 

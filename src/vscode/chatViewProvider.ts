@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostToWebview } from '../protocol/messages';
-import type { ChatPresenter } from '../session/chatPresenter';
+import { parseWebviewMessage, type HostToWebview } from '../contract/messages';
+import type { ChatPresenter } from '../panel/chatPresenter';
 import { DisposableBase, DisposableStore, toDisposable } from '../util/disposable';
 import { errorMessage, type Logger } from '../util/logger';
 import { renderPanelHtml } from './webviewHtml';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { ChatPresenter } from '../session/chatPresenter';
+import type { ChatPresenter } from '../panel/chatPresenter';
 import { ChatViewProvider } from './chatViewProvider';
 
 export interface CommandDeps {

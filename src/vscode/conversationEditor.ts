@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { MentionView, UsageView } from '../protocol/conversationView';
-import type { ConversationEditor } from '../session/conversationFeature';
+import type { MentionView, UsageView } from '../contract/conversationView';
+import type { ConversationEditor } from '../panel/conversationFeature';
 import type { Logger } from '../util/logger';
 
 const MAX_MENTIONS = 40;

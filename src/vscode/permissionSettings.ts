@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ToolKindView } from '../protocol/viewModel';
-import { PermissionPolicy, type GrantStore, type StoredGrant } from '../session/permissionPolicy';
-import { projectRuleFiles, readProjectRules } from '../session/projectRules';
+import type { ToolKindView } from '../contract/viewModel';
+import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissions/permissionPolicy';
+import { projectRuleFiles, readProjectRules } from '../permissions/projectRules';
 
 export const AUTO_ALLOW_SETTING = 'tandem.permissions.autoAllow';
 const GRANTS_KEY = 'tandem.permissionGrants';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { TerminalMirrorHandle } from '../session/chatPresenter';
-import type { SessionContext } from '../session/sessionController';
-import type { LoginCommand, LoginResult, SignInRunner } from '../session/signIn';
+import type { TerminalMirrorHandle } from '../panel/chatPresenter';
+import type { SessionContext } from '../conversation/sessionController';
+import type { LoginCommand, LoginResult, SignInRunner } from '../conversation/signIn';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { TerminalService } from '../terminals/terminalService';
 import { DisposableBase, toDisposable } from '../util/disposable';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { TerminalStateView } from '../protocol/terminalView';
-import type { TerminalMirrorHandle } from '../session/chatPresenter';
+import type { TerminalStateView } from '../contract/terminalView';
+import type { TerminalMirrorHandle } from '../panel/chatPresenter';
 import { OutputCoalescer } from '../terminals/outputCoalescer';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { DisposableBase, toDisposable } from '../util/disposable';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { TranscriptsState, TranscriptStorage } from '../session/transcripts';
+import type { TranscriptsState, TranscriptStorage } from '../panel/transcripts';
 
 const KEY = 'tandem.transcripts';
 

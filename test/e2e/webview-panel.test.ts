@@ -3,8 +3,8 @@
 // panel.e2e.test.ts for that); this is the fast, exhaustive layer.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ThreadEntry } from '../../src/protocol/viewModel';
-import type { ConversationView } from '../../src/protocol/conversationView';
+import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ConversationView } from '../../src/contract/conversationView';
 import { openPanel, type PanelHarness } from '../support/panelHarness';
 import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
 import { launchBrowser, type WorkbenchBrowser } from '../support/workbench';

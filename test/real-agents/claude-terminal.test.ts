@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import type { HostToWebview } from '../../src/protocol/messages';
-import type { TerminalStateView } from '../../src/protocol/terminalView';
-import { ChatPresenter } from '../../src/session/chatPresenter';
+import type { HostToWebview } from '../../src/contract/messages';
+import type { TerminalStateView } from '../../src/contract/terminalView';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { claudeAgentSpec } from '../support/real-agents';

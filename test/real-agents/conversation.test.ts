@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import { ChatPresenter } from '../../src/session/chatPresenter';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import type { HostToWebview } from '../../src/protocol/messages';
-import type { HistoryView } from '../../src/protocol/sessionTabsView';
-import { ChatPresenter } from '../../src/session/chatPresenter';
-import type { TranscriptsState } from '../../src/session/transcripts';
+import type { HostToWebview } from '../../src/contract/messages';
+import type { HistoryView } from '../../src/contract/sessionTabsView';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
+import type { TranscriptsState } from '../../src/panel/transcripts';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';

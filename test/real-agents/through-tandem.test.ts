@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/session/sessionController';
+import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';

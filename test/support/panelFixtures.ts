@@ -1,5 +1,5 @@
 // Panel states for browser tests and benchmarks of the webview: plain view-model data.
-import type { PanelState, ThreadEntry, ToolCallView } from '../../src/protocol/viewModel';
+import type { PanelState, ThreadEntry, ToolCallView } from '../../src/contract/viewModel';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
 
 export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = {}): PanelState {

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/protocol/messages';
-import type { ChatPresenter } from '../../src/session/chatPresenter';
+import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/contract/messages';
+import type { ChatPresenter } from '../../src/panel/chatPresenter';
 import { REPO_ROOT } from './code-server';
 import { launchBrowser, type WorkbenchBrowser } from './workbench';
 

@@ -1,5 +1,5 @@
-import type { HostToWebview } from '../../src/protocol/messages';
-import type { ThreadEntry } from '../../src/protocol/viewModel';
+import type { HostToWebview } from '../../src/contract/messages';
+import type { ThreadEntry } from '../../src/contract/viewModel';
 
 /** Replays what the webview does with the host's messages (from the last snapshot on), to check the stream is complete. */
 export function replayThread(messages: readonly HostToWebview[]): ThreadEntry[] {

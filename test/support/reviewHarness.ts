@@ -2,7 +2,7 @@ import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import { createSessionFs } from '../../src/fs/sessionFs';
 import { ChangeLedger } from '../../src/review/changeLedger';
-import { SessionController } from '../../src/session/sessionController';
+import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';
 

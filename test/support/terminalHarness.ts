@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { FrameStore } from '../../src/acp/frames';
-import { SessionController, type SessionEnvironment } from '../../src/session/sessionController';
+import { SessionController, type SessionEnvironment } from '../../src/conversation/sessionController';
 import { TerminalService } from '../../src/terminals/terminalService';
 import { silentLogger } from '../../src/util/logger';
 import type { TerminalScriptResult } from './scenarios/terminals';

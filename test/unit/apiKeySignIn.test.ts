@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/session/sessionController';
-import type { ApiKeyStore } from '../../src/session/signIn';
+import { SessionController } from '../../src/conversation/sessionController';
+import type { ApiKeyStore } from '../../src/conversation/signIn';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { parseMcpServers, serversForAgent, type McpServerChoice } from '../../src/agents/mcpServers';
-import { SessionController } from '../../src/session/sessionController';
+import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 

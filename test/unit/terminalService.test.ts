@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SessionController } from '../../src/session/sessionController';
+import type { SessionController } from '../../src/conversation/sessionController';
 import { terminalPrompt, type TerminalScript } from '../support/scenarios/terminals';
 import { PROCESS_TREE_SCRIPT, isAlive, pidsIn, scriptResult, terminalSession } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';

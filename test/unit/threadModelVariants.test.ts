@@ -6,12 +6,12 @@ import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
-import { MemoryGrantStore, PermissionPolicy, toolPaths } from '../../src/session/permissionPolicy';
-import { findSessionResult, parseLegacyModels, SessionOptions } from '../../src/session/sessionOptions';
-import { turnUsage, usageView } from '../../src/session/usageView';
-import { parseProjectRules } from '../../src/session/projectRules';
+import { MemoryGrantStore, PermissionPolicy, toolPaths } from '../../src/permissions/permissionPolicy';
+import { findSessionResult, parseLegacyModels, SessionOptions } from '../../src/conversation/sessionOptions';
+import { turnUsage, usageView } from '../../src/panel/usageView';
+import { parseProjectRules } from '../../src/permissions/projectRules';
 import { findTrigger, matchCommands } from '../../webview/completionMatch';
-import type { ToolCallView } from '../../src/protocol/viewModel';
+import type { ToolCallView } from '../../src/contract/viewModel';
 
 const chunk = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', text: string): acp.SessionUpdate => ({ sessionUpdate, content: { type: 'text', text } });
 

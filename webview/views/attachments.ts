@@ -1,4 +1,4 @@
-import { promptImageTypes, type MentionView, type PromptImageView } from '../../src/protocol/conversationView';
+import { promptImageTypes, type MentionView, type PromptImageView } from '../../src/contract/conversationView';
 import { conversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
 

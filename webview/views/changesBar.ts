@@ -1,4 +1,4 @@
-import type { ReviewView } from '../../src/protocol/reviewView';
+import type { ReviewView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
 import { originBadge, requestReview } from './hunkView';
 

@@ -1,4 +1,4 @@
-import type { CommandView, MentionView } from '../../src/protocol/conversationView';
+import type { CommandView, MentionView } from '../../src/contract/conversationView';
 import { el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

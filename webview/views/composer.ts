@@ -3,7 +3,7 @@ import { el } from '../dom';
 import { loadLocalState, postToHost, saveLocalState } from '../vscodeApi';
 import { Attachments, type PromptContext } from './attachments';
 import { CompletionList, findTrigger, matchCommands, mentionSource, type CompletionItem, type Trigger } from './completion';
-import type { PromptQueueView } from '../../src/protocol/conversationView';
+import type { PromptQueueView } from '../../src/contract/conversationView';
 import { QueuedMessagesView } from './queuedMessages';
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };

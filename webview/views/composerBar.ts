@@ -1,4 +1,4 @@
-import type { ConfigControlView, UsageView } from '../../src/protocol/conversationView';
+import type { ConfigControlView, UsageView } from '../../src/contract/conversationView';
 import { conversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';

@@ -1,4 +1,4 @@
-import type { ElicitationFieldView, ElicitationView } from '../../src/protocol/elicitationView';
+import type { ElicitationFieldView, ElicitationView } from '../../src/contract/elicitationView';
 import { button, el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

@@ -1,5 +1,5 @@
-import type { AgentChoiceView, ConnectionView } from '../../src/protocol/viewModel';
-import type { SignInMethodView } from '../../src/protocol/terminalView';
+import type { AgentChoiceView, ConnectionView } from '../../src/contract/viewModel';
+import type { SignInMethodView } from '../../src/contract/terminalView';
 import { button, el, icon, textWithCode } from '../dom';
 import { postToHost } from '../vscodeApi';
 

@@ -1,4 +1,4 @@
-import type { ReviewAction, ReviewFileView, ReviewHunkView } from '../../src/protocol/reviewView';
+import type { ReviewAction, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

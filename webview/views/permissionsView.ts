@@ -1,4 +1,4 @@
-import type { PermissionsView } from '../../src/protocol/conversationView';
+import type { PermissionsView } from '../../src/contract/conversationView';
 import { conversationStore } from '../conversationStore';
 import { button, el, icon, isEditorPath } from '../dom';
 import { postToHost } from '../vscodeApi';

@@ -1,4 +1,4 @@
-import type { PlanItemView, ThreadDelta, ThreadEntry } from '../../src/protocol/viewModel';
+import type { PlanItemView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { el, icon } from '../dom';
 
 const planIcons = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass-filled' } as const;

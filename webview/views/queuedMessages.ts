@@ -1,4 +1,4 @@
-import type { PromptQueueView, QueueAction, QueuedPromptView } from '../../src/protocol/conversationView';
+import type { PromptQueueView, QueueAction, QueuedPromptView } from '../../src/contract/conversationView';
 import { button, el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

@@ -1,4 +1,4 @@
-import type { HistoryView, TabsView } from '../../src/protocol/sessionTabsView';
+import type { HistoryView, TabsView } from '../../src/contract/sessionTabsView';
 import { el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

@@ -1,5 +1,5 @@
 import { Terminal, type ITheme } from '@xterm/xterm';
-import type { TerminalOutputView, TerminalSnapshotView, TerminalStateView } from '../../src/protocol/terminalView';
+import type { TerminalOutputView, TerminalSnapshotView, TerminalStateView } from '../../src/contract/terminalView';
 import { button, el, icon } from '../dom';
 import { postToHost } from '../vscodeApi';
 

@@ -1,4 +1,4 @@
-import type { PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/protocol/viewModel';
+import type { PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { button, el, icon, textWithCode } from '../dom';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { postToHost } from '../vscodeApi';

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/protocol/viewModel';
+import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/contract/viewModel';
 import { button, el, icon, isEditorPath } from '../dom';
 import { reviewStore } from '../reviewStore';
 import { postToHost } from '../vscodeApi';

@@ -1,4 +1,4 @@
-import type { ThreadEntry } from '../../src/protocol/viewModel';
+import type { ThreadEntry } from '../../src/contract/viewModel';
 import { el, icon } from '../dom';
 
 /** Reads and searches that need nothing from the user fold into one summary row when they come in a row. */

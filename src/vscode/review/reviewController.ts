@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ChangeRecorder } from '../../fs/fsService';
-import type { ReviewRequest, ReviewView } from '../../protocol/reviewView';
+import type { ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
-import type { ReviewSource } from '../../session/reviewSource';
+import type { ReviewSource } from '../../panel/reviewSource';
 import { assertNever } from '../../util/assertNever';
 import { DisposableBase, toDisposable, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';

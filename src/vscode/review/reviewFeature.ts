@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FsPort } from '../../acp/clientPorts';
 import { createSessionFs } from '../../fs/sessionFs';
-import type { SessionContext } from '../../session/sessionController';
+import type { SessionContext } from '../../conversation/sessionController';
 import type { Disposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { EditorDocuments } from '../editorDocuments';

@@ -1,4 +1,4 @@
-import type { ReviewRequest, ReviewView } from '../protocol/reviewView';
+import type { ReviewRequest, ReviewView } from '../contract/reviewView';
 import type { Disposable } from '../util/disposable';
 
 /** Pending agent changes as the panel sees them; the editor side implements it. */

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../protocol/elicitationView';
+import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../contract/elicitationView';
 
 type PropertySchema = acp.ElicitationPropertySchema & Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../protocol/conversationView';
-import type { ToolCallView, ToolKindView } from '../protocol/viewModel';
+import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
+import type { ToolCallView, ToolKindView } from '../contract/viewModel';
 import { Emitter } from '../util/emitter';
 import { resolveAgentPath } from '../fs/pathBoundary';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProjectRulesView } from '../protocol/conversationView';
+import type { ProjectRulesView } from '../contract/conversationView';
 import { stringArray } from '../util/untrustedJson';
 
 /** At most 500 rules per list: a settings file is untrusted too. */

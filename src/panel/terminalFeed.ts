@@ -1,4 +1,4 @@
-import type { TerminalOutputView, TerminalStateView } from '../protocol/terminalView';
+import type { TerminalOutputView, TerminalStateView } from '../contract/terminalView';
 import { OutputCoalescer } from '../terminals/outputCoalescer';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { Disposable } from '../util/disposable';

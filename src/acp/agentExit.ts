@@ -1,4 +1,4 @@
-import type { AgentExit, AgentProcess } from '../acp/agentProcess';
+import type { AgentExit, AgentProcess } from './agentProcess';
 
 /** The agent process ended while a request to it was open. */
 export class AgentExitedError extends Error {

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ElicitationAction, ElicitationView } from '../protocol/elicitationView';
+import type { ElicitationAction, ElicitationView } from '../contract/elicitationView';
 import type { ThreadModel } from '../thread/threadModel';
 import { formFields, validateAnswer } from './elicitationSchema';
 

@@ -1,21 +1,21 @@
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { HostToWebview, PanelAction, WebviewToHost } from '../protocol/messages';
-import { emptyReview } from '../protocol/reviewView';
-import type { TabsView } from '../protocol/sessionTabsView';
-import type { TerminalAction } from '../protocol/terminalView';
-import type { AgentChoiceView, PanelState } from '../protocol/viewModel';
+import type { HostToWebview, PanelAction, WebviewToHost } from '../contract/messages';
+import { emptyReview } from '../contract/reviewView';
+import type { TabsView } from '../contract/sessionTabsView';
+import type { TerminalAction } from '../contract/terminalView';
+import type { AgentChoiceView, PanelState } from '../contract/viewModel';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
 import type { Disposable } from '../util/disposable';
 import { DeltaBatcher } from './deltaBatcher';
 import { PromptDispatcher } from './promptDispatch';
 import type { ReviewSource } from './reviewSource';
-import type { SessionController, SessionEnvironment } from './sessionController';
+import type { SessionController, SessionEnvironment } from '../conversation/sessionController';
 import { buildHistory, parseHistoryKey } from './sessionHistory';
 import { SessionTab, type TabListener } from './sessionTab';
 import { TranscriptSaver, type TranscriptRecord, type TranscriptStorage } from './transcripts';
 import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
-import type { MentionView, PromptImageView } from '../protocol/conversationView';
+import type { MentionView, PromptImageView } from '../contract/conversationView';
 
 /** A session's terminals mirrored in the editor's terminal panel. */
 export interface TerminalMirrorHandle extends Disposable {

@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { HistoryItemView, HistoryView } from '../protocol/sessionTabsView';
+import type { HistoryItemView, HistoryView } from '../contract/sessionTabsView';
 import { errorMessage } from '../util/logger';
-import type { SessionController } from './sessionController';
+import type { SessionController } from '../conversation/sessionController';
 import type { TranscriptRecord } from './transcripts';
 
 const MAX_AGENT_PAGES = 5;

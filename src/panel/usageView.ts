@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { CommandView, UsageView } from '../protocol/conversationView';
+import type { CommandView, UsageView } from '../contract/conversationView';
 import type { SessionFacts } from '../thread/threadModel';
 
 /** The meter turns to the warning colour here, and to the error colour when the window is full. */

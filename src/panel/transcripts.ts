@@ -1,4 +1,4 @@
-import type { ThreadEntry } from '../protocol/viewModel';
+import type { ThreadEntry } from '../contract/viewModel';
 
 /** Tandem's own record of a conversation, so it survives a window reload or a closed tab. */
 export interface TranscriptRecord {

@@ -1,10 +1,10 @@
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { TerminalOutputView, TerminalStateView } from '../protocol/terminalView';
-import type { ConnectionView, ThreadDelta, TurnView } from '../protocol/viewModel';
-import type { TabView } from '../protocol/sessionTabsView';
+import type { TerminalOutputView, TerminalStateView } from '../contract/terminalView';
+import type { ConnectionView, ThreadDelta, TurnView } from '../contract/viewModel';
+import type { TabView } from '../contract/sessionTabsView';
 import { DisposableStore, type Disposable } from '../util/disposable';
-import { SessionController, type SessionEnvironment } from './sessionController';
-import { PromptQueue } from './promptQueue';
+import { SessionController, type SessionEnvironment } from '../conversation/sessionController';
+import { PromptQueue } from '../conversation/promptQueue';
 import { TerminalFeed } from './terminalFeed';
 import { fallbackTitle, type TranscriptRecord } from './transcripts';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';

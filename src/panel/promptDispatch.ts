@@ -1,8 +1,8 @@
-import type { QueueAction } from '../protocol/conversationView';
+import type { QueueAction } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { errorMessage } from '../util/logger';
 import type { ConversationFeature } from './conversationFeature';
-import type { PromptInput } from './promptQueue';
+import type { PromptInput } from '../conversation/promptQueue';
 import type { ReviewSource } from './reviewSource';
 import type { SessionTab } from './sessionTab';
 

@@ -6,9 +6,9 @@ import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
-import type { PermissionPolicy } from './permissionPolicy';
+import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
-import type { AgentHostPool } from './agentHost';
+import type { AgentHostPool } from '../acp/agentHost';
 
 /** What a session's services get to work with. */
 export interface SessionContext {

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ConfigChoiceView, ConfigControlView } from '../protocol/conversationView';
+import type { ConfigChoiceView, ConfigControlView } from '../contract/conversationView';
 import type { SessionFacts } from '../thread/threadModel';
 
 /** Gemini CLI's legacy `models` object from `session/new` (not in the schema, so the SDK drops it). */

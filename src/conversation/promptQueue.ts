@@ -1,4 +1,4 @@
-import type { MentionView, PromptImageView, PromptQueueView, QueuedPromptView } from '../protocol/conversationView';
+import type { MentionView, PromptImageView, PromptQueueView, QueuedPromptView } from '../contract/conversationView';
 import { Emitter } from '../util/emitter';
 import type { Disposable } from '../util/disposable';
 

@@ -1,4 +1,4 @@
-import type { ThreadDelta } from '../protocol/viewModel';
+import type { ThreadDelta } from '../contract/viewModel';
 
 /**
  * Collects thread deltas and hands them over in one batch per frame interval. Consecutive

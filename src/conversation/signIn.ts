@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { SignInMethodView } from '../protocol/terminalView';
+import type { SignInMethodView } from '../contract/terminalView';
 import { isRecord, stringRecord } from '../util/untrustedJson';
 
 /** ACP's "authentication required" error code. */

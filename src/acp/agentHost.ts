@@ -1,9 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import * as sdk from '@agentclientprotocol/sdk';
-import { AcpConnection } from '../acp/acpConnection';
-import { AgentProcess, type AgentLaunch } from '../acp/agentProcess';
-import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from '../acp/clientPorts';
-import type { FrameListener } from '../acp/frames';
+import { AcpConnection } from './acpConnection';
+import { AgentProcess, type AgentLaunch } from './agentProcess';
+import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
+import type { FrameListener } from './frames';
 import type { Logger } from '../util/logger';
 
 /** One session's side of a shared agent connection. */

@@ -1,13 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { HostToWebview, WebviewToHost } from '../protocol/messages';
-import type { ConversationView, MentionView, PromptImageView, UsageView } from '../protocol/conversationView';
+import type { HostToWebview, WebviewToHost } from '../contract/messages';
+import type { ConversationView, MentionView, PromptImageView, UsageView } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import type { FrameStore } from '../acp/frames';
-import type { PermissionPolicy } from './permissionPolicy';
-import type { SessionController } from './sessionController';
-import { findSessionResult, LEGACY_MODEL_ID, parseLegacyModels, SessionOptions } from './sessionOptions';
+import type { PermissionPolicy } from '../permissions/permissionPolicy';
+import type { SessionController } from '../conversation/sessionController';
+import { findSessionResult, LEGACY_MODEL_ID, parseLegacyModels, SessionOptions } from '../conversation/sessionOptions';
 import { commandViews, usageView } from './usageView';
 
 /** What only the editor can do for the conversation controls; each one is optional. */

@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentProcess } from './agentProcess';
+import type { AgentChannel } from './agentChannel';
 import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
@@ -36,7 +36,7 @@ export class AcpConnection {
    */
   rawSessionCapabilities: Record<string, unknown> | null = null;
 
-  constructor(agentProcess: AgentProcess, onFrame: FrameListener, private readonly ports: ClientPorts) {
+  constructor(agentProcess: Pick<AgentChannel, 'stdin' | 'stdout'>, onFrame: FrameListener, private readonly ports: ClientPorts) {
     const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', (frame) => {
       if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       onFrame(frame);

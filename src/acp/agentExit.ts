@@ -1,4 +1,5 @@
-import type { AgentExit, AgentProcess } from './agentProcess';
+import type { AgentChannel } from './agentChannel';
+import type { AgentExit } from './agentProcess';
 
 /** The agent process ended while a request to it was open. */
 export class AgentExitedError extends Error {
@@ -16,11 +17,11 @@ export function errorDetails(error: unknown): string {
 }
 
 /** The process's exit if it happens within a moment, else null. */
-export function exitedSoon(agentProcess: AgentProcess): Promise<AgentExit | null> {
+export function exitedSoon(agentProcess: AgentChannel): Promise<AgentExit | null> {
   return Promise.race([agentProcess.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), EXIT_GRACE_MS))]);
 }
 
 /** A request to an agent that died can never be answered: fail it with the exit instead. */
-export function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess): Promise<T> {
+export function raceExit<T>(request: Promise<T>, agentProcess: AgentChannel): Promise<T> {
   return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
 }

@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpConnection } from './acpConnection';
 import { AgentProcess, type AgentLaunch } from './agentProcess';
+import type { AgentChannel, AgentStarter } from './agentChannel';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 import type { FrameListener } from './frames';
 import type { Logger } from '../util/logger';
@@ -24,13 +25,13 @@ export interface HostOffers {
  * its own; requests are routed by their sessionId.
  */
 export class AgentHost {
-  readonly process: AgentProcess;
+  readonly process: AgentChannel;
   readonly connection: AcpConnection;
   private readonly sessions = new Set<HostedSession>();
   private prepared: Promise<acp.InitializeResponse> | null = null;
 
-  constructor(launch: AgentLaunch, onFrame: FrameListener, offers: HostOffers) {
-    this.process = new AgentProcess(launch);
+  constructor(launch: AgentLaunch, onFrame: FrameListener, offers: HostOffers, start: AgentStarter = spawnAgent) {
+    this.process = start(launch);
     this.connection = new AcpConnection(this.process, onFrame, this.router(offers));
   }
 
@@ -125,7 +126,7 @@ export class AgentHostPool {
 }
 
 /** The running host for this launch from the pool, or a newly spawned one (added to the pool). */
-export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | undefined; offers: HostOffers; onFrame: FrameListener; log: Logger; label: string }): AgentHost {
+export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | undefined; offers: HostOffers; onFrame: FrameListener; log: Logger; label: string; start?: AgentStarter }): AgentHost {
   const key = hostKey(launch);
   const running = options.pool?.find(key);
   if (running) {
@@ -133,7 +134,7 @@ export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | un
     return running;
   }
   options.log.info(`spawning ${launch.command} ${launch.args.join(' ')} in ${launch.cwd}`);
-  const host = new AgentHost(launch, options.onFrame, options.offers);
+  const host = new AgentHost(launch, options.onFrame, options.offers, options.start);
   host.process.onStderrLine((line) => options.log.debug(`stderr: ${line}`));
   options.pool?.add(key, host);
   return host;
@@ -141,4 +142,8 @@ export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | un
 
 function hostKey(launch: AgentLaunch): string {
   return JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]);
+}
+
+function spawnAgent(launch: AgentLaunch): AgentChannel {
+  return new AgentProcess(launch);
 }

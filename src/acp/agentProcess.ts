@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_p
 import type { Readable, Writable } from 'node:stream';
 import { BoundedLog } from '../util/ringBuffer';
 import type { Disposable } from '../util/disposable';
+import type { AgentChannel } from './agentChannel';
 import { signalGroup, startReaper } from '../util/processGroup';
 
 export interface AgentLaunch {
@@ -30,7 +31,7 @@ const KILL_GRACE_MS = 1500;
  * One agent program. It runs in a process group of its own so that stopping it also stops
  * whatever it started; stderr (the agent's free-form log) is kept in a bounded tail.
  */
-export class AgentProcess implements Disposable {
+export class AgentProcess implements AgentChannel {
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   private readonly stderr = new BoundedLog<string>(STDERR_LINES, STDERR_BYTES, (line) => line.length);

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { AcpConnection } from '../acp/acpConnection';
-import { AgentProcess, describeExit, type AgentExit } from '../acp/agentProcess';
+import { describeExit, type AgentExit } from '../acp/agentProcess';
+import type { AgentChannel } from '../acp/agentChannel';
 import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ConnectionView, StopReasonView, TurnView } from '../contract/viewModel';
@@ -45,7 +46,7 @@ export class SessionController implements Disposable {
   private readonly permissions = new PermissionBroker(this.thread);
   private readonly elicitations = new ElicitationBroker(this.thread);
   private readonly log: Logger;
-  private process: AgentProcess | null = null;
+  private process: AgentChannel | null = null;
   private connection: AcpConnection | null = null;
   /** The agent process and connection this session uses, possibly with other sessions. */
   private host: AgentHost | null = null;
@@ -275,6 +276,7 @@ export class SessionController implements Disposable {
       onFrame: (frame) => this.environment.frames.record(frame),
       log: this.log,
       label: this.agent.label,
+      start: this.environment.startAgent,
     });
     const agentProcess = host.process;
     const connection = host.connection;
@@ -355,7 +357,7 @@ export class SessionController implements Disposable {
     this.updateEmitter.fire(notification.update);
   }
 
-  private onProcessExit(agentProcess: AgentProcess, exit: AgentExit): void {
+  private onProcessExit(agentProcess: AgentChannel, exit: AgentExit): void {
     if (this.disposed || this.process !== agentProcess || exit.requested) return;
     const message = describeExit(this.agent.label, exit);
     this.log.error(message);

@@ -9,6 +9,7 @@ import type { Logger } from '../util/logger';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
 import type { AgentHostPool } from '../acp/agentHost';
+import type { AgentStarter } from '../acp/agentChannel';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -53,4 +54,6 @@ export interface SessionEnvironment {
   agentHosts?: AgentHostPool;
   /** Tandem's own permission policy (auto-allow by kind, kept grants); without it every request is asked. */
   permissionPolicy?: PermissionPolicy;
+  /** How agents are started; by default each is spawned as a process of its own. */
+  startAgent?: AgentStarter;
 }

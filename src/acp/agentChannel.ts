@@ -1,0 +1,24 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Disposable } from '../util/disposable';
+import type { AgentExit, AgentLaunch } from './agentProcess';
+
+/**
+ * What a connection needs from an agent: its two byte streams, how it ends, and its log.
+ * A spawned process is one; an agent running in this process over two in-memory streams
+ * (the SDK's own test pattern) or a recording played back are others.
+ */
+export interface AgentChannel extends Disposable {
+  /** Absent when the agent is not an operating-system process. */
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly exited: Promise<AgentExit>;
+  readonly running: boolean;
+  stderrTail(lines?: number): string[];
+  onStderrLine(listener: (line: string) => void): Disposable;
+  /** Ends the agent and everything it started. */
+  stop(): Promise<AgentExit>;
+}
+
+/** How a session gets its agent: spawned by default, in memory where a caller provides one. */
+export type AgentStarter = (launch: AgentLaunch) => AgentChannel;

@@ -65,17 +65,11 @@ function handle(message: HostToWebview): void {
     case 'agentsChanged':
       header.setAgents(message.agents, message.selectedAgentId);
       return;
-    case 'sessionTitleChanged':
-      // The active tab shows the title; tabsChanged carries it.
-      return;
     case 'tabsChanged':
       tabsBar.render(message.tabs);
       return;
     case 'historyChanged':
       tabsBar.renderHistory(message.history);
-      return;
-    case 'focusComposer':
-      composer.focus();
       return;
     case 'reviewChanged':
       reviewStore.set(message.review);

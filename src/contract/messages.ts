@@ -16,8 +16,6 @@ export type HostToWebview =
   /** Messages waiting for the running turn to end (the active conversation's). */
   | { type: 'queueChanged'; queue: PromptQueueView }
   | { type: 'agentsChanged'; agents: AgentChoiceView[]; selectedAgentId: string }
-  | { type: 'sessionTitleChanged'; title: string | null }
-  | { type: 'focusComposer' }
   | { type: 'reviewChanged'; review: ReviewView }
   /** Terminal states that changed and new output since the last message, batched and bounded. */
   | { type: 'terminalDeltas'; changed: TerminalStateView[]; output: TerminalOutputView[] }

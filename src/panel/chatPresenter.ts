@@ -262,7 +262,6 @@ export class ChatPresenter implements Disposable {
           this.batcher.flush();
           tab.terminalFeed.flush();
           this.send({ type: 'turnChanged', turn });
-          this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
         }
         if (!turn.running) void this.prompts.turnEnded(tab);
         this.saver.schedule();
@@ -342,7 +341,6 @@ export class ChatPresenter implements Disposable {
     const tab = this.tabs.find((candidate) => candidate.id === tabId);
     if (!tab) return;
     tab.session.thread.facts.title = title.trim();
-    if (tab === this.active) this.send({ type: 'sessionTitleChanged', title: tab.session.thread.facts.title });
     this.sendTabs();
     this.saver.schedule();
   }

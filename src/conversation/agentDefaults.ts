@@ -10,12 +10,12 @@ export async function applyAgentDefaults(connection: AcpConnection, session: Ope
   try {
     if (defaultMode && session.modes?.availableModes.some((mode) => mode.id === defaultMode)) {
       await connection.setMode(session.sessionId, defaultMode);
-      thread.facts.currentModeId = defaultMode;
+      thread.setFact('currentModeId', defaultMode);
     }
     // An agent without config options (Gemini CLI) takes a default `model` through its legacy models (ConversationFeature).
     for (const [configId, value] of session.configOptions?.length ? Object.entries(defaultConfigOptions) : []) {
       const response = await connection.setConfigOption(session.sessionId, configId, value);
-      thread.facts.configOptions = response.configOptions;
+      thread.setFact('configOptions', response.configOptions);
     }
   } catch (error) {
     thread.addNotice('warning', `A default from tandem.agents.${agent.id} was not accepted: ${errorMessage(error)}`, ['showLog']);

@@ -329,8 +329,8 @@ export class SessionController implements Disposable {
       this.openTarget = { kind: 'new' };
       this.sessionId = session.sessionId;
       this.newSessionResponse = session.response;
-      if (session.configOptions) this.thread.facts.configOptions = session.configOptions;
-      if (session.modes) this.thread.facts.currentModeId = session.modes.currentModeId;
+      if (session.configOptions) this.thread.setFact('configOptions', session.configOptions);
+      if (session.modes) this.thread.setFact('currentModeId', session.modes.currentModeId);
       if (target.kind === 'new') await applyAgentDefaults(connection, session, this.agent, this.thread);
       this.setConnection({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
       return true;

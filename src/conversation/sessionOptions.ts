@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfigChoiceView, ConfigControlView } from '../contract/conversationView';
-import type { SessionFacts } from '../thread/threadModel';
+import type { SessionFacts, SessionFactsOwner } from '../thread/threadModel';
 
 /** Gemini CLI's legacy `models` object from `session/new` (not in the schema, so the SDK drops it). */
 export interface LegacyModels {
@@ -49,7 +49,11 @@ export class SessionOptions {
   private modes: acp.SessionModeState | null = null;
   private models: LegacyModels | null = null;
 
-  constructor(private readonly facts: SessionFacts) {}
+  constructor(private readonly owner: SessionFactsOwner) {}
+
+  private get facts(): Readonly<SessionFacts> {
+    return this.owner.facts;
+  }
 
   /** A session opened: its legacy modes and models, if the agent has them. */
   reset(modes: acp.SessionModeState | null, models: LegacyModels | null): void {
@@ -104,12 +108,12 @@ export class SessionOptions {
     try {
       if (optionId === LEGACY_MODE_ID) {
         await requests.setMode(String(value));
-        this.facts.currentModeId = String(value);
+        this.owner.setFact('currentModeId', String(value));
       } else if (optionId === LEGACY_MODEL_ID) {
         await requests.setModel(String(value));
         if (this.models) this.models = { ...this.models, currentModelId: String(value) };
       } else {
-        this.facts.configOptions = await requests.setConfigOption(optionId, value);
+        this.owner.setFact('configOptions', await requests.setConfigOption(optionId, value));
       }
       return null;
     } catch (error) {

@@ -329,7 +329,7 @@ export class ChatPresenter implements Disposable {
     if (!source || !sessionId || !source.session.history.fork) return;
     const fork = this.openTab(source.agent);
     fork.session.thread.restore(source.session.thread.snapshot());
-    fork.session.thread.facts.title = `${source.title} (fork)`;
+    fork.session.thread.setFact('title', `${source.title} (fork)`);
     fork.session.thread.addNotice('info', `Forked from "${source.title}": what you send here does not change the original conversation.`);
     if (!(await fork.session.openExisting({ kind: 'fork', sessionId }))) {
       fork.session.thread.addNotice('error', `${source.agent.label} could not fork the session. ${fork.session.connectionView.message ?? ''}`.trim(), ['showLog']);
@@ -340,7 +340,7 @@ export class ChatPresenter implements Disposable {
   private renameTab(tabId: string, title: string): void {
     const tab = this.tabs.find((candidate) => candidate.id === tabId);
     if (!tab) return;
-    tab.session.thread.facts.title = title.trim();
+    tab.session.thread.setFact('title', title.trim());
     this.sendTabs();
     this.saver.schedule();
   }

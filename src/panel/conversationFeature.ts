@@ -54,7 +54,7 @@ export class ConversationFeature implements Disposable {
     if (this.session === session) return;
     this.attached?.dispose();
     this.session = session;
-    const state = this.optionsBySession.get(session) ?? { options: new SessionOptions(session.thread.facts), sessionId: null };
+    const state = this.optionsBySession.get(session) ?? { options: new SessionOptions(session.thread), sessionId: null };
     this.optionsBySession.set(session, state);
     this.options = state.options;
     const store = new DisposableStore();

@@ -89,7 +89,7 @@ export class SessionTab implements Disposable {
   restore(record: TranscriptRecord): void {
     this.session.thread.restore(record.entries);
     this.lastActivity = record.updatedAt;
-    if (record.title && record.title !== fallbackTitle(record.entries)) this.session.thread.facts.title = record.title;
+    if (record.title && record.title !== fallbackTitle(record.entries)) this.session.thread.setFact('title', record.title);
     if (record.sessionId) {
       this.restoredSessionId = record.sessionId;
       this.session.continueLater(record.sessionId);

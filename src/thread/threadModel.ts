@@ -15,13 +15,21 @@ export interface SessionFacts {
   configOptions: acp.SessionConfigOption[];
 }
 
+export type SessionFactName = keyof SessionFacts;
+
+/** Who can change the session facts; every change is announced on `onFactChanged`. */
+export interface SessionFactsOwner {
+  readonly facts: Readonly<SessionFacts>;
+  setFact<K extends SessionFactName>(name: K, value: SessionFacts[K]): void;
+}
+
 type StreamedKind = 'agentMessage' | 'thought' | 'user';
 
 /**
  * The conversation as an ordered list of entries, built from `session/update` notifications.
  * Pure: it knows nothing of processes or VS Code, and reports every change as a `ThreadDelta`.
  */
-export class ThreadModel {
+export class ThreadModel implements SessionFactsOwner {
   private readonly entries: ThreadEntry[] = [];
   private readonly indexById = new Map<string, number>();
   private readonly toolEntryIdByCallId = new Map<string, string>();
@@ -30,7 +38,20 @@ export class ThreadModel {
   private nextId = 1;
   private readonly deltaEmitter = new Emitter<ThreadDelta>();
   readonly onDelta = this.deltaEmitter.event;
-  readonly facts: SessionFacts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [] };
+  private readonly factValues: SessionFacts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [] };
+  private readonly factEmitter = new Emitter<SessionFactName>();
+  /** Which fact changed (usage, title, mode, commands, config options); read the value from `facts`. */
+  readonly onFactChanged = this.factEmitter.event;
+
+  get facts(): Readonly<SessionFacts> {
+    return this.factValues;
+  }
+
+  setFact<K extends SessionFactName>(name: K, value: SessionFacts[K]): void {
+    if (this.factValues[name] === value) return;
+    this.factValues[name] = value;
+    this.factEmitter.fire(name);
+  }
 
   snapshot(): ThreadEntry[] {
     return this.entries.map((entry) => structuredClone(entry));
@@ -129,19 +150,15 @@ export class ThreadModel {
       case 'plan':
         return this.replacePlan(update.entries);
       case 'usage_update':
-        this.facts.usage = { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null };
-        return;
+        return this.setFact('usage', { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null });
       case 'current_mode_update':
-        this.facts.currentModeId = update.currentModeId;
-        return;
+        return this.setFact('currentModeId', update.currentModeId);
       case 'available_commands_update':
-        this.facts.availableCommands = update.availableCommands;
-        return;
+        return this.setFact('availableCommands', update.availableCommands);
       case 'config_option_update':
-        this.facts.configOptions = update.configOptions;
-        return;
+        return this.setFact('configOptions', update.configOptions);
       case 'session_info_update':
-        if (update.title !== undefined) this.facts.title = update.title ?? null;
+        if (update.title !== undefined) this.setFact('title', update.title ?? null);
         return;
       case 'notice':
         this.openStream = null;

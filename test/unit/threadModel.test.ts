@@ -112,6 +112,24 @@ describe('ThreadModel', () => {
     assert.equal(deltas.length, 0, 'facts are not thread entries');
   });
 
+  test('every change of a fact is announced once, by name; an unchanged value is not', () => {
+    const model = new ThreadModel();
+    const changed: string[] = [];
+    model.onFactChanged((name) => changed.push(name));
+    feed(model, [
+      { sessionUpdate: 'usage_update', used: 1, size: 10 },
+      { sessionUpdate: 'session_info_update', title: 'A' },
+      { sessionUpdate: 'current_mode_update', currentModeId: 'plan' },
+      { sessionUpdate: 'current_mode_update', currentModeId: 'plan' },
+      { sessionUpdate: 'available_commands_update', availableCommands: [] },
+      { sessionUpdate: 'config_option_update', configOptions: [] },
+    ]);
+    model.setFact('title', 'B');
+    model.setFact('title', 'B');
+    assert.deepEqual(changed, ['usage', 'title', 'currentModeId', 'availableCommands', 'configOptions', 'title']);
+    assert.equal(model.facts.title, 'B');
+  });
+
   test('non-text content is named, not dropped; notices carry severity', () => {
     const model = new ThreadModel();
     feed(model, [

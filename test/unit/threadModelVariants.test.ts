@@ -94,13 +94,14 @@ describe('session options, usage and commands (pure)', () => {
     const frames = [{ direction: 'in', text: JSON.stringify({ jsonrpc: '2.0', id: 3, result: raw }) }, { direction: 'in', text: 'not json' }];
     assert.deepEqual(parseLegacyModels(findSessionResult(frames, 's1')), { availableModels: [{ modelId: 'auto', name: 'Auto', description: 'Let it pick' }, { modelId: 'pro', name: 'pro', description: null }], currentModelId: 'auto' });
     assert.equal(findSessionResult(frames, 'other'), null);
-    const facts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [
+    const thread = new ThreadModel();
+    thread.setFact('configOptions', [
       { id: 'x', name: 'Custom', type: 'select' as const, currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
       { id: 'effort', name: 'Effort', category: 'thought_level', type: 'select' as const, currentValue: 'low', options: [{ value: 'low', name: 'Low' }] },
       { id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'm', options: [{ value: 'm', name: 'M' }] },
       { id: 'mode', name: 'Mode', category: 'mode', type: 'select' as const, currentValue: 'ask', options: [{ value: 'ask', name: 'Ask' }] },
-    ] };
-    assert.deepEqual(new SessionOptions(facts).controls().map((control) => control.id), ['mode', 'model', 'effort', 'x']);
+    ]);
+    assert.deepEqual(new SessionOptions(thread).controls().map((control) => control.id), ['mode', 'model', 'effort', 'x']);
   });
 
   test('per-turn usage from the prompt answer: the usage field, Gemini\'s snake_case quota; never a percentage', () => {

@@ -6,8 +6,8 @@ import type { Logger } from '../util/logger';
 import type { ChangeRecorder } from './fsService';
 import { resolveAgentPath } from './pathBoundary';
 import { decodeText, looksBinary, MAX_TEXT_FILE_BYTES } from './textContent';
+import { fileChangingKinds } from '../contract/viewModel';
 
-const FILE_CHANGING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
 
 interface WatchedCall {
   /** Text of each path before the tool ran; null = the file did not exist. */
@@ -70,7 +70,7 @@ export class DiskChangeTracker implements Disposable {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     let call = this.calls.get(update.toolCallId);
     const diffs = (update.content ?? []).filter((content): content is Extract<acp.ToolCallContent, { type: 'diff' }> => content.type === 'diff');
-    const changesFiles = (update.kind && FILE_CHANGING_KINDS.has(update.kind)) || diffs.length > 0;
+    const changesFiles = (update.kind && fileChangingKinds.has(update.kind)) || diffs.length > 0;
     if (!call && !changesFiles) return;
     if (!call) {
       call = { before: new Map(), reportedOriginal: new Map(), diffs: new Map(), done: false };

@@ -2,10 +2,10 @@ import { quirksOf } from '../acp/agentQuirks';
 import type { FsPort } from '../acp/clientPorts';
 import type { SessionContext } from '../conversation/sessionController';
 import type { Disposable } from '../util/disposable';
+import { fileChangingKinds } from '../contract/viewModel';
 import { DiskChangeTracker } from './diskChangeTracker';
 import { EditorFsService, type ChangeRecorder, type DocumentStore, type FsDecisions } from './fsService';
 
-const FILE_CHANGING_KINDS = new Set(['edit', 'delete', 'move']);
 
 export interface SessionFsOptions {
   roots(): readonly string[];
@@ -27,7 +27,7 @@ export function createSessionFs(session: SessionContext, options: SessionFsOptio
     documents: options.documents,
     decisions: options.decisions,
     changes,
-    currentEditToolCall: () => session.thread.findLastToolCall((tool) => FILE_CHANGING_KINDS.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,
+    currentEditToolCall: () => session.thread.findLastToolCall((tool) => fileChangingKinds.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,
     missingFileReadsAsEmpty: () => quirksOf(session.agentInfo()).missingFileReadsAsEmpty,
     logger: session.logger,
   });

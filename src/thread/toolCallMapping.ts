@@ -1,14 +1,10 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type {
-  LocationView, PermissionOptionView, PlanItemView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView,
+import {
+  isToolKind, type LocationView, type PermissionOptionView, type PlanItemView, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView,
 } from '../contract/viewModel';
 
-const toolKinds: ReadonlySet<string> = new Set([
-  'read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other',
-]);
-
 export function toToolKind(kind: string | null | undefined): ToolKindView {
-  return kind && toolKinds.has(kind) ? (kind as ToolKindView) : 'other';
+  return isToolKind(kind) ? kind : 'other';
 }
 
 export function toToolStatus(status: string | null | undefined): ToolStatusView {

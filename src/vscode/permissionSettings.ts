@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { ToolKindView } from '../contract/viewModel';
+import { isToolKind, type ToolKindView } from '../contract/viewModel';
 import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissions/permissionPolicy';
 import { projectRuleFiles, readProjectRules } from '../permissions/projectRules';
 
 export const AUTO_ALLOW_SETTING = 'tandem.permissions.autoAllow';
 const GRANTS_KEY = 'tandem.permissionGrants';
-const toolKinds: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 /** Grants live in the editor's global storage: never inside the project, where `git clean` or a commit could not see them. */
 class MementoGrantStore implements GrantStore {
@@ -25,7 +24,7 @@ class MementoGrantStore implements GrantStore {
 function autoAllowKinds(agentId: string): ToolKindView[] {
   const setting = vscode.workspace.getConfiguration().get<Record<string, unknown>>(AUTO_ALLOW_SETTING) ?? {};
   const kinds = setting[agentId] ?? setting['*'];
-  return Array.isArray(kinds) ? kinds.filter((kind): kind is ToolKindView => typeof kind === 'string' && toolKinds.has(kind)) : [];
+  return Array.isArray(kinds) ? kinds.filter(isToolKind) : [];
 }
 
 function roots(): string[] {

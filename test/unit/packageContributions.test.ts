@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
+import { toolKinds } from '../../src/contract/viewModel';
 
 interface Manifest {
   contributes: {
@@ -10,6 +11,7 @@ interface Manifest {
     menus: Record<string, { command: string }[]>;
     keybindings: { command: string }[];
     views: Record<string, { id: string }[]>;
+    configuration: { properties: Record<string, { additionalProperties?: { items?: { enum?: string[] } } }> };
   };
 }
 
@@ -29,6 +31,11 @@ describe('package.json contributions', () => {
     const known = new Set(manifest.contributes.commands.map((command) => command.command));
     const used = [...Object.values(manifest.contributes.menus).flat(), ...manifest.contributes.keybindings].map((item) => item.command);
     assert.deepEqual(used.filter((command) => !known.has(command)), []);
+  });
+
+  test('the auto-allow setting offers exactly the tool kinds the code knows', () => {
+    const offered = manifest.contributes.configuration.properties['tandem.permissions.autoAllow']?.additionalProperties?.items?.enum;
+    assert.deepEqual(offered, [...toolKinds]);
   });
 
   test('the chat view id matches the provider', () => {

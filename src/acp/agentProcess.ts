@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { BoundedLog } from '../util/ringBuffer';
 import type { Disposable } from '../util/disposable';
 import type { AgentChannel } from './agentChannel';
-import { signalGroup, startReaper } from '../util/processGroup';
+import { startReaper, stopGroup } from '../util/processGroup';
 
 export interface AgentLaunch {
   command: string;
@@ -101,25 +101,13 @@ export class AgentProcess implements AgentChannel {
   /** Stops the agent and everything it started: SIGTERM to the group, SIGKILL after a grace period. */
   async stop(): Promise<AgentExit> {
     this.stopRequested = true;
-    if (!this.hasExited) {
-      this.child.stdin.end();
-      this.signalGroup('SIGTERM');
-      const timer = setTimeout(() => this.signalGroup('SIGKILL'), KILL_GRACE_MS);
-      timer.unref?.();
-      void this.exited.finally(() => clearTimeout(timer));
-    }
-    // Children that ignored SIGTERM must not outlive the agent either.
-    const exit = await this.exited;
-    this.signalGroup('SIGKILL');
-    return exit;
+    if (!this.hasExited) this.child.stdin.end();
+    await stopGroup(this, KILL_GRACE_MS);
+    return this.exited;
   }
 
   dispose(): void {
     void this.stop();
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    signalGroup(this.child.pid, signal);
   }
 
   private takeStderr(chunk: string): void {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_p
 import type { Readable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
-import { signalGroup, startReaper } from '../util/processGroup';
+import { startReaper, stopGroup } from '../util/processGroup';
 import { OutputBuffer } from './outputBuffer';
 
 export interface CommandLaunch {
@@ -97,17 +97,9 @@ export class CommandProcess implements Disposable {
     return this.status;
   }
 
-  /** Ends the whole process tree: SIGTERM to the group, SIGKILL after a grace period. */
-  async kill(): Promise<void> {
-    const pid = this.child.pid;
-    if (!this.status) {
-      signalGroup(pid, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-      await this.exited;
-      clearTimeout(timer);
-    }
-    // Jobs the program left running in its group (even after it exited by itself) go too.
-    signalGroup(pid, 'SIGKILL');
+  /** Ends the whole process tree, jobs the program left running in its group included. */
+  kill(): Promise<void> {
+    return stopGroup({ pid: this.child.pid, running: this.status === null, exited: this.exited }, KILL_GRACE_MS);
   }
 
   dispose(): void {

@@ -18,6 +18,34 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): vo
   }
 }
 
+/** The first process of a group: its pid is the group's id. */
+export interface GroupLeader {
+  readonly pid: number | undefined;
+  /** False once the leader has exited; jobs it left behind may still run. */
+  readonly running: boolean;
+  readonly exited: Promise<unknown>;
+}
+
+/**
+ * Ends a whole process group: SIGTERM, SIGKILL once `graceMs` pass without the leader exiting,
+ * and a last SIGKILL after it exits, because children that ignored SIGTERM (or jobs a finished
+ * leader left running) must not outlive it.
+ */
+export async function stopGroup(leader: GroupLeader, graceMs: number): Promise<void> {
+  const pid = leader.pid;
+  if (leader.running) {
+    signalGroup(pid, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    timer.unref?.();
+    try {
+      await leader.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  signalGroup(pid, 'SIGKILL');
+}
+
 /**
  * If the editor's extension host dies without disposing (killed, crashed), nothing would stop
  * a process group. A tiny shell watches the host and ends the group when the host is gone;

@@ -3,6 +3,7 @@ import type { TerminalStateView } from '../contract/terminalView';
 import type { TerminalMirrorHandle } from '../panel/chatPresenter';
 import { OutputCoalescer } from '../terminals/outputCoalescer';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import { CoalescedTask } from '../util/coalescedTask';
 import { DisposableBase, toDisposable } from '../util/disposable';
 
 const FLUSH_MS = 50;
@@ -100,7 +101,8 @@ class Mirror implements vscode.Pseudoterminal {
 export class TerminalMirrors extends DisposableBase implements TerminalMirrorHandle {
   private readonly mirrors = new Map<string, Mirror>();
   private readonly output = new OutputCoalescer(MAX_CHARS_PER_FLUSH);
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Output still waiting for its interval is written before anything that follows it. */
+  private readonly outputTask = this.register(new CoalescedTask(FLUSH_MS, () => this.writeOutput()));
 
   constructor(private readonly displays: TerminalDisplays) {
     super();
@@ -109,7 +111,6 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
       else this.onOutput(event.terminalId, event.data);
     }));
     this.register(toDisposable(() => {
-      if (this.timer) clearTimeout(this.timer);
       for (const mirror of this.mirrors.values()) mirror.dispose();
       this.mirrors.clear();
     }));
@@ -119,7 +120,7 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
   reveal(terminalId: string): void {
     const state = this.displays.view(terminalId);
     if (!state) return;
-    this.flush();
+    this.outputTask.flush();
     let mirror = this.mirrors.get(terminalId);
     if (!mirror || mirror.closedByUser) {
       mirror?.dispose();
@@ -135,7 +136,7 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
       if (state.running) this.create(state, '');
       return;
     }
-    this.flush();
+    this.outputTask.flush();
     mirror.update(state);
     this.closeOldFinished();
   }
@@ -143,12 +144,10 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
   private onOutput(terminalId: string, data: string): void {
     if (!this.mirrors.has(terminalId)) return;
     this.output.push(terminalId, data);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    this.outputTask.schedule();
   }
 
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  private writeOutput(): void {
     for (const chunk of this.output.take()) this.mirrors.get(chunk.terminalId)?.output(chunk.data, chunk.skipped);
   }
 

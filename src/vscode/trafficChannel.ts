@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Frame, FrameStore } from '../acp/frames';
 import { formatFrame } from '../acp/trafficFormat';
-import { DisposableBase, toDisposable } from '../util/disposable';
+import { CoalescedTask } from '../util/coalescedTask';
+import { DisposableBase } from '../util/disposable';
 
 const FLUSH_MS = 200;
 
@@ -12,14 +13,11 @@ const FLUSH_MS = 200;
 export class TrafficChannel extends DisposableBase {
   private channel: vscode.OutputChannel | null = null;
   private pending: string[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly appendTask = this.register(new CoalescedTask(FLUSH_MS, () => this.appendPending()));
 
   constructor(private readonly frames: FrameStore) {
     super();
     this.register(frames.onFrame((frame) => this.onFrame(frame)));
-    this.register(toDisposable(() => {
-      if (this.timer) clearTimeout(this.timer);
-    }));
   }
 
   show(): void {
@@ -35,11 +33,12 @@ export class TrafficChannel extends DisposableBase {
   private onFrame(frame: Frame): void {
     if (!this.channel) return;
     this.pending.push(formatFrame(frame));
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      const lines = this.pending;
-      this.pending = [];
-      this.channel?.append(`${lines.join('\n')}\n`);
-    }, FLUSH_MS);
+    this.appendTask.schedule();
+  }
+
+  private appendPending(): void {
+    const lines = this.pending;
+    this.pending = [];
+    this.channel?.append(`${lines.join('\n')}\n`);
   }
 }

@@ -4,12 +4,15 @@ import type { ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
 import { assertNever } from '../../util/assertNever';
+import { CoalescedTask } from '../../util/coalescedTask';
 import { DisposableBase, toDisposable, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
 import type { EditorDocuments } from '../editorDocuments';
 
 const STATE_KEY = 'tandem.review.ledger';
+/** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
+const SAVE_DELAY_MS = 300;
 export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
 
 /**
@@ -22,7 +25,7 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
   private readonly owners = new Map<string, string>();
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
   private ledgerSubscription: Disposable | null = null;
 
   constructor(private readonly state: vscode.Memento, private readonly documents: EditorDocuments, private readonly logger: Logger) {
@@ -30,10 +33,7 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
     this.ledger = this.restore();
     this.watchLedger();
     this.register(vscode.workspace.onDidChangeTextDocument((event) => this.onDocumentChanged(event.document)));
-    this.register(toDisposable(() => {
-      this.ledgerSubscription?.dispose();
-      if (this.saveTimer) clearTimeout(this.saveTimer);
-    }));
+    this.register(toDisposable(() => this.ledgerSubscription?.dispose()));
   }
 
   get changes(): ChangeLedger {
@@ -147,10 +147,7 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
   private watchLedger(): void {
     this.ledgerSubscription = this.ledger.onDidChange(() => {
       this.changeEmitter.fire();
-      this.saveTimer ??= setTimeout(() => {
-        this.saveTimer = null;
-        void this.state.update(STATE_KEY, this.ledger.toJSON());
-      }, 300);
+      this.save.schedule();
     });
   }
 }

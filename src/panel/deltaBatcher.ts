@@ -1,4 +1,5 @@
 import type { ThreadDelta } from '../contract/viewModel';
+import { CoalescedTask } from '../util/coalescedTask';
 
 /**
  * Collects thread deltas and hands them over in one batch per frame interval. Consecutive
@@ -6,9 +7,11 @@ import type { ThreadDelta } from '../contract/viewModel';
  */
 export class DeltaBatcher {
   private pending: ThreadDelta[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly delivery: CoalescedTask;
 
-  constructor(private readonly flushTo: (deltas: ThreadDelta[]) => void, private readonly intervalMs = 16) {}
+  constructor(private readonly flushTo: (deltas: ThreadDelta[]) => void, intervalMs = 16) {
+    this.delivery = new CoalescedTask(intervalMs, () => this.deliver());
+  }
 
   push(delta: ThreadDelta): void {
     const last = this.pending[this.pending.length - 1];
@@ -21,26 +24,28 @@ export class DeltaBatcher {
     } else {
       this.pending.push(delta.type === 'textAppended' ? { ...delta } : delta);
     }
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    this.delivery.schedule();
   }
 
+  /** Hands over what is pending now (every push schedules a delivery, so nothing waits unscheduled). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushTo(batch);
+    this.delivery.flush();
   }
 
   /** Drops what is pending: the next view gets a full snapshot instead. */
   discard(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.delivery.cancel();
     this.pending = [];
   }
 
   dispose(): void {
     this.discard();
+  }
+
+  private deliver(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushTo(batch);
   }
 }

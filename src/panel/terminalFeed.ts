@@ -1,6 +1,7 @@
 import type { TerminalOutputView, TerminalStateView } from '../contract/terminalView';
 import { OutputCoalescer } from '../terminals/outputCoalescer';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import { CoalescedTask } from '../util/coalescedTask';
 import type { Disposable } from '../util/disposable';
 
 /** Characters of one terminal's output sent per flush; more in between counts as skipped. */
@@ -13,34 +14,30 @@ const MAX_CHARS_PER_FLUSH = 64 * 1024;
 export class TerminalFeed implements Disposable {
   private readonly changed = new Map<string, TerminalStateView>();
   private readonly output = new OutputCoalescer(MAX_CHARS_PER_FLUSH);
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly delivery: CoalescedTask;
   private readonly subscription: Disposable;
 
   constructor(
     displays: TerminalDisplays,
     private readonly flushTo: (changed: TerminalStateView[], output: TerminalOutputView[]) => void,
-    private readonly intervalMs = 50,
+    intervalMs = 50,
   ) {
+    this.delivery = new CoalescedTask(intervalMs, () => this.deliver());
     this.subscription = displays.onEvent((event) => {
       if (event.type === 'changed') this.changed.set(event.terminal.terminalId, event.terminal);
       else this.output.push(event.terminalId, event.data);
-      this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+      this.delivery.schedule();
     });
   }
 
+  /** Sends what is pending now (every event schedules a delivery, so nothing waits unscheduled). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.changed.size === 0 && this.output.isEmpty) return;
-    const changed = [...this.changed.values()];
-    this.changed.clear();
-    this.flushTo(changed, this.output.take());
+    this.delivery.flush();
   }
 
   /** Drops what is pending: the next view gets a snapshot that already holds it. */
   discard(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.delivery.cancel();
     this.changed.clear();
     this.output.clear();
   }
@@ -48,5 +45,12 @@ export class TerminalFeed implements Disposable {
   dispose(): void {
     this.discard();
     this.subscription.dispose();
+  }
+
+  private deliver(): void {
+    if (this.changed.size === 0 && this.output.isEmpty) return;
+    const changed = [...this.changed.values()];
+    this.changed.clear();
+    this.flushTo(changed, this.output.take());
   }
 }

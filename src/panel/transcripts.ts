@@ -1,4 +1,5 @@
 import type { ThreadEntry } from '../contract/viewModel';
+import { CoalescedTask } from '../util/coalescedTask';
 
 /** Tandem's own record of a conversation, so it survives a window reload or a closed tab. */
 export interface TranscriptRecord {
@@ -52,18 +53,23 @@ export function fallbackTitle(entries: readonly ThreadEntry[]): string {
 
 /** Writes the open conversations shortly after they change: many changes, one write. */
 export class TranscriptSaver {
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly pendingWrite: CoalescedTask;
 
-  constructor(private readonly storage: TranscriptStorage | null, private readonly state: () => TranscriptsState, private readonly delayMs = 500) {}
-
-  schedule(): void {
-    if (!this.storage) return;
-    this.timer ??= setTimeout(() => this.saveNow(), this.delayMs);
+  constructor(private readonly storage: TranscriptStorage | null, private readonly state: () => TranscriptsState, delayMs = 500) {
+    this.pendingWrite = new CoalescedTask(delayMs, () => this.write());
   }
 
+  schedule(): void {
+    if (this.storage) this.pendingWrite.schedule();
+  }
+
+  /** Writes now, whether or not a write was scheduled (the window is closing). */
   saveNow(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.pendingWrite.cancel();
+    this.write();
+  }
+
+  private write(): void {
     this.storage?.write(boundedState(this.state()));
   }
 }

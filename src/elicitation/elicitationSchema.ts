@@ -85,53 +85,78 @@ function formatProblem(format: string | null, value: string): string | null {
   return null;
 }
 
+type FieldOf<K extends ElicitationFieldView['kind']> = Extract<ElicitationFieldView, { kind: K }>;
+
+/** One field's checked value, or why it was refused. */
+type Checked = { value: ElicitationValue } | { error: string };
+
+function textProblem(field: FieldOf<'text'>, value: string): string | null {
+  if (field.minLength !== null && value.length < field.minLength) return `At least ${field.minLength} characters.`;
+  if (field.maxLength !== null && value.length > field.maxLength) return `At most ${field.maxLength} characters.`;
+  if (field.pattern !== null && !safeTest(field.pattern, value)) return 'Does not have the expected form.';
+  return null;
+}
+
+function checkText(field: FieldOf<'text'>, value: unknown): Checked {
+  if (typeof value !== 'string') return { error: 'Enter text.' };
+  const problem = formatProblem(field.format, value) ?? textProblem(field, value);
+  return problem ? { error: problem } : { value };
+}
+
+function checkNumber(field: FieldOf<'number'>, value: unknown): Checked {
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(number) || (field.integer && !Number.isInteger(number))) return { error: field.integer ? 'Enter a whole number.' : 'Enter a number.' };
+  if (field.minimum !== null && number < field.minimum) return { error: `At least ${field.minimum}.` };
+  if (field.maximum !== null && number > field.maximum) return { error: `At most ${field.maximum}.` };
+  return { value: number };
+}
+
+function checkSelect(field: FieldOf<'select'>, value: unknown): Checked {
+  return typeof value === 'string' && field.options.some((option) => option.value === value) ? { value } : { error: 'Choose one of the options.' };
+}
+
+function checkMultiSelect(field: FieldOf<'multiSelect'>, value: unknown): Checked {
+  const picked = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  if (picked.some((item) => !field.options.some((option) => option.value === item))) return { error: 'Choose from the options.' };
+  if (field.minItems !== null && picked.length < field.minItems) return { error: `Choose at least ${field.minItems}.` };
+  if (field.maxItems !== null && picked.length > field.maxItems) return { error: `Choose at most ${field.maxItems}.` };
+  return { value: picked };
+}
+
+function checkField(field: ElicitationFieldView, value: unknown): Checked {
+  switch (field.kind) {
+    case 'text':
+      return checkText(field, value);
+    case 'number':
+      return checkNumber(field, value);
+    case 'boolean':
+      return { value: value === true || value === 'true' };
+    case 'select':
+      return checkSelect(field, value);
+    case 'multiSelect':
+      return checkMultiSelect(field, value);
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
 /** Checks submitted values against the fields; returns the cleaned content or the problems. */
 export function validateAnswer(fields: readonly ElicitationFieldView[], values: Record<string, unknown>): { content: Record<string, ElicitationValue> } | { errors: Record<string, string> } {
   const content: Record<string, ElicitationValue> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const value = values[field.name];
-    const empty = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-    if (empty) {
-      if (field.required && field.kind !== 'boolean') errors[field.name] = 'Required.';
+    if (isEmpty(value)) {
+      // An unticked box is an answer (false), never a missing one.
       if (field.kind === 'boolean') content[field.name] = false;
+      else if (field.required) errors[field.name] = 'Required.';
       continue;
     }
-    switch (field.kind) {
-      case 'text': {
-        if (typeof value !== 'string') { errors[field.name] = 'Enter text.'; break; }
-        const problem = formatProblem(field.format, value)
-          ?? (field.minLength !== null && value.length < field.minLength ? `At least ${field.minLength} characters.` : null)
-          ?? (field.maxLength !== null && value.length > field.maxLength ? `At most ${field.maxLength} characters.` : null)
-          ?? (field.pattern !== null && !safeTest(field.pattern, value) ? 'Does not have the expected form.' : null);
-        if (problem) errors[field.name] = problem;
-        else content[field.name] = value;
-        break;
-      }
-      case 'number': {
-        const number = typeof value === 'number' ? value : Number(value);
-        if (!Number.isFinite(number) || (field.integer && !Number.isInteger(number))) errors[field.name] = field.integer ? 'Enter a whole number.' : 'Enter a number.';
-        else if (field.minimum !== null && number < field.minimum) errors[field.name] = `At least ${field.minimum}.`;
-        else if (field.maximum !== null && number > field.maximum) errors[field.name] = `At most ${field.maximum}.`;
-        else content[field.name] = number;
-        break;
-      }
-      case 'boolean':
-        content[field.name] = value === true || value === 'true';
-        break;
-      case 'select':
-        if (typeof value !== 'string' || !field.options.some((option) => option.value === value)) errors[field.name] = 'Choose one of the options.';
-        else content[field.name] = value;
-        break;
-      case 'multiSelect': {
-        const picked = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-        if (picked.some((item) => !field.options.some((option) => option.value === item))) errors[field.name] = 'Choose from the options.';
-        else if (field.minItems !== null && picked.length < field.minItems) errors[field.name] = `Choose at least ${field.minItems}.`;
-        else if (field.maxItems !== null && picked.length > field.maxItems) errors[field.name] = `Choose at most ${field.maxItems}.`;
-        else content[field.name] = picked;
-        break;
-      }
-    }
+    const checked = checkField(field, value);
+    if ('error' in checked) errors[field.name] = checked.error;
+    else content[field.name] = checked.value;
   }
   return Object.keys(errors).length > 0 ? { errors } : { content };
 }

@@ -9,24 +9,34 @@ function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-/**
- * Token counts of one turn from a prompt answer: the (unstable) `usage` field, or the
- * `_meta.quota.token_count` that Gemini CLI and Claude's adapter add (snake or camel case).
- */
-export function turnUsage(response: acp.PromptResponse | null): Extract<UsageView, { kind: 'turn' }> | null {
-  if (!response) return null;
+type TurnUsageView = Extract<UsageView, { kind: 'turn' }>;
+
+function turnView(inputTokens: number | null, outputTokens: number | null, totalTokens: number | null): TurnUsageView | null {
+  if (inputTokens === null && outputTokens === null && totalTokens === null) return null;
+  return { kind: 'turn', inputTokens, outputTokens, totalTokens };
+}
+
+/** The unstable `usage` field of a prompt answer. */
+function standardUsage(response: acp.PromptResponse): TurnUsageView | null {
   const usage = (response as { usage?: Record<string, unknown> | null }).usage;
-  if (usage && typeof usage === 'object') {
-    const view = { kind: 'turn' as const, inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens), totalTokens: count(usage.totalTokens) };
-    if (view.inputTokens !== null || view.outputTokens !== null || view.totalTokens !== null) return view;
-  }
+  if (!usage || typeof usage !== 'object') return null;
+  return turnView(count(usage.inputTokens), count(usage.outputTokens), count(usage.totalTokens));
+}
+
+/** `_meta.quota.token_count`, which Gemini CLI and Claude's adapter add (snake or camel case). */
+function quotaUsage(response: acp.PromptResponse): TurnUsageView | null {
   const quota = (response._meta as { quota?: { token_count?: Record<string, unknown> } } | null | undefined)?.quota?.token_count;
   if (!quota || typeof quota !== 'object') return null;
   const inputTokens = count(quota.input_tokens ?? quota.inputTokens);
   const outputTokens = count(quota.output_tokens ?? quota.outputTokens);
-  const totalTokens = count(quota.total_tokens ?? quota.totalTokens) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null);
-  if (inputTokens === null && outputTokens === null && totalTokens === null) return null;
-  return { kind: 'turn', inputTokens, outputTokens, totalTokens };
+  const summed = inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null;
+  return turnView(inputTokens, outputTokens, count(quota.total_tokens ?? quota.totalTokens) ?? summed);
+}
+
+/** Token counts of one turn from a prompt answer: the standard field first, else the agents' `_meta` quota. */
+export function turnUsage(response: acp.PromptResponse | null): TurnUsageView | null {
+  if (!response) return null;
+  return standardUsage(response) ?? quotaUsage(response);
 }
 
 /** The context meter from `usage_update`; without one, what the last prompt answer reported (never a made-up percentage). */

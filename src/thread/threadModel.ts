@@ -2,9 +2,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/emitter';
 import type { ElicitationView } from '../contract/elicitationView';
 import type {
-  NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
+  LocationView, NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
 } from '../contract/viewModel';
-import { contentBlockText, mergeToolCall, newToolCallView, toPlanItems } from './toolCallMapping';
+import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanItems } from './toolCallMapping';
 
 /** Session-level facts that are not entries of the thread. */
 export interface SessionFacts {
@@ -21,6 +21,12 @@ export type SessionFactName = keyof SessionFacts;
 export interface SessionFactsOwner {
   readonly facts: Readonly<SessionFacts>;
   setFact<K extends SessionFactName>(name: K, value: SessionFacts[K]): void;
+}
+
+/** Where a tool call works, as the agent just reported it. */
+export interface ToolCallLocated {
+  toolCallId: string;
+  locations: LocationView[];
 }
 
 type StreamedKind = 'agentMessage' | 'thought' | 'user';
@@ -42,6 +48,9 @@ export class ThreadModel implements SessionFactsOwner {
   private readonly factEmitter = new Emitter<SessionFactName>();
   /** Which fact changed (usage, title, mode, commands, config options); read the value from `facts`. */
   readonly onFactChanged = this.factEmitter.event;
+  private readonly locatedEmitter = new Emitter<ToolCallLocated>();
+  /** Each time the agent says where a tool call works (files, lines), in its order: "follow the agent" shows the last. */
+  readonly onToolCallLocated = this.locatedEmitter.event;
 
   get facts(): Readonly<SessionFacts> {
     return this.factValues;
@@ -145,28 +154,13 @@ export class ThreadModel implements SessionFactsOwner {
         return this.appendChunk('user', update.content, update.messageId ?? null);
       case 'tool_call':
       case 'tool_call_update':
-        this.openStream = null;
-        return this.upsertToolCall(update.toolCallId, (tool) => mergeToolCall(tool, update));
+        return this.applyToolCall(update);
       case 'plan':
         return this.replacePlan(update.entries);
-      case 'usage_update':
-        return this.setFact('usage', { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null });
-      case 'current_mode_update':
-        return this.setFact('currentModeId', update.currentModeId);
-      case 'available_commands_update':
-        return this.setFact('availableCommands', update.availableCommands);
-      case 'config_option_update':
-        return this.setFact('configOptions', update.configOptions);
-      case 'session_info_update':
-        if (update.title !== undefined) this.setFact('title', update.title ?? null);
-        return;
       case 'notice':
-        this.openStream = null;
-        return this.addNotice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warning' : 'info',
-          update.description ? `${update.title}: ${update.description}` : update.title);
+        return this.addNotice(noticeSeverity(update.severity), update.description ? `${update.title}: ${update.description}` : update.title);
       default:
-        // Compaction and future variants carry nothing the thread shows yet.
-        return;
+        return this.applyFactUpdate(update);
     }
   }
 
@@ -199,6 +193,33 @@ export class ThreadModel implements SessionFactsOwner {
       if (entry.kind === 'toolCall' && entry.tool.permission?.requestId === requestId) {
         this.replace({ ...entry, tool: { ...entry.tool, permission: null } });
       }
+    }
+  }
+
+  private applyToolCall(update: acp.ToolCall | acp.ToolCallUpdate): void {
+    this.openStream = null;
+    this.upsertToolCall(update.toolCallId, (tool) => mergeToolCall(tool, update));
+    const locations = update.locations ?? [];
+    if (locations.length > 0) this.locatedEmitter.fire({ toolCallId: update.toolCallId, locations: locations.map(toLocation) });
+  }
+
+  /** The session-level updates: each sets one fact. */
+  private applyFactUpdate(update: acp.SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'usage_update':
+        return this.setFact('usage', { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null });
+      case 'current_mode_update':
+        return this.setFact('currentModeId', update.currentModeId);
+      case 'available_commands_update':
+        return this.setFact('availableCommands', update.availableCommands);
+      case 'config_option_update':
+        return this.setFact('configOptions', update.configOptions);
+      case 'session_info_update':
+        if (update.title !== undefined) this.setFact('title', update.title ?? null);
+        return;
+      default:
+        // Compaction and future variants carry nothing the thread shows yet.
+        return;
     }
   }
 
@@ -279,4 +300,8 @@ export class ThreadModel implements SessionFactsOwner {
   private newId(): string {
     return `e${this.nextId++}`;
   }
+}
+
+function noticeSeverity(severity: acp.NoticeSeverity): NoticeSeverity {
+  return severity === 'error' || severity === 'warning' ? severity : 'info';
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MentionView, UsageView } from '../contract/conversationView';
+import { formatCost, usageDescription, usageLabel } from '../contract/usageText';
 import type { ConversationEditor } from '../panel/conversationFeature';
 import type { Logger } from '../util/logger';
 
@@ -30,34 +31,50 @@ function openEditorPaths(): string[] {
   return [...new Set(paths)];
 }
 
-/** `@` candidates: the selection first, then open editors, then workspace folders and files matching the query. */
-async function findMentions(query: string): Promise<MentionView[]> {
-  const needle = query.toLowerCase();
-  const matches = (fsPath: string) => !needle || relative(fsPath).toLowerCase().includes(needle);
-  const items: MentionView[] = [];
+type PathFilter = (fsPath: string) => boolean;
+
+/** The active editor's selection, when the query could mean it ("sel…", or its file's path). */
+function selectionMention(needle: string, matches: PathFilter): MentionView | null {
   const editor = vscode.window.activeTextEditor;
-  if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file' && (!needle || 'selection'.startsWith(needle) || matches(editor.document.uri.fsPath))) {
-    const { start, end } = editor.selection;
-    const endLine = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
-    items.push({ kind: 'selection', label: path.basename(editor.document.uri.fsPath), path: editor.document.uri.fsPath,
-      detail: `selection, lines ${start.line + 1}-${endLine}`, startLine: start.line + 1, endLine, open: true });
-  }
-  const open = openEditorPaths().filter(matches);
-  items.push(...open.map((fsPath) => fileMention(fsPath, true)));
-  const pattern = needle ? `**/*${globSafe(query)}*` : '**/*';
-  const files = await vscode.workspace.findFiles(pattern, '**/{node_modules,.git}/**', 200);
+  if (!editor || editor.selection.isEmpty || editor.document.uri.scheme !== 'file') return null;
+  const fsPath = editor.document.uri.fsPath;
+  if (needle && !'selection'.startsWith(needle) && !matches(fsPath)) return null;
+  const { start, end } = editor.selection;
+  // A selection that ends at the start of a line does not include that line.
+  const endLine = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+  return { kind: 'selection', label: path.basename(fsPath), path: fsPath, detail: `selection, lines ${start.line + 1}-${endLine}`, startLine: start.line + 1, endLine, open: true };
+}
+
+/** Workspace folders that hold matching files and whose own name matches. */
+function folderMentions(files: readonly vscode.Uri[], needle: string, matches: PathFilter): MentionView[] {
   const folders = new Set<string>();
   for (const uri of files) {
     const dir = path.dirname(uri.fsPath);
     if (vscode.workspace.getWorkspaceFolder(uri) && relative(dir) !== dir && matches(dir) && path.basename(dir).toLowerCase().includes(needle)) folders.add(dir);
   }
-  items.push(...[...folders].slice(0, 10).map((dir): MentionView => ({ kind: 'folder', label: `${path.basename(dir)}/`, path: dir, detail: relative(dir), startLine: null, endLine: null, open: false })));
+  return [...folders].slice(0, 10).map((dir) => ({ kind: 'folder', label: `${path.basename(dir)}/`, path: dir, detail: relative(dir), startLine: null, endLine: null, open: false }));
+}
+
+/** `@` candidates: the selection first, then open editors, then workspace folders and files matching the query. */
+async function findMentions(query: string): Promise<MentionView[]> {
+  const needle = query.toLowerCase();
+  const matches: PathFilter = (fsPath) => !needle || relative(fsPath).toLowerCase().includes(needle);
+  const selection = selectionMention(needle, matches);
+  const open = openEditorPaths().filter(matches);
+  const pattern = needle ? `**/*${globSafe(query)}*` : '**/*';
+  const files = await vscode.workspace.findFiles(pattern, '**/{node_modules,.git}/**', 200);
   const seen = new Set(open);
+  const others: MentionView[] = [];
   for (const uri of files) {
-    if (!seen.has(uri.fsPath)) items.push(fileMention(uri.fsPath, false));
+    if (!seen.has(uri.fsPath)) others.push(fileMention(uri.fsPath, false));
     seen.add(uri.fsPath);
   }
-  return items.slice(0, MAX_MENTIONS);
+  return [
+    ...(selection ? [selection] : []),
+    ...open.map((fsPath) => fileMention(fsPath, true)),
+    ...folderMentions(files, needle, matches),
+    ...others,
+  ].slice(0, MAX_MENTIONS);
 }
 
 /** The open document's text (unsaved edits included) or the file on disk; a selection's lines. */
@@ -92,18 +109,16 @@ class UsageStatus implements vscode.Disposable {
       this.item.hide();
       return;
     }
+    const label = usageLabel(usage);
     if (usage.kind === 'context') {
-      const cost = usage.cost ? ` · ${usage.cost.amount.toFixed(usage.cost.amount < 1 ? 4 : 2)} ${usage.cost.currency}` : '';
-      this.item.text = `$(pie-chart) ${Math.round(usage.percent)}%${cost}`;
-      this.item.tooltip = `${agentName}: ${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} context tokens used${cost}`;
+      this.item.text = `$(pie-chart) ${label}${usage.cost ? ` · ${formatCost(usage.cost)}` : ''}`;
       this.item.backgroundColor = usage.level === 'full' ? new vscode.ThemeColor('statusBarItem.errorBackground')
         : usage.level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } else {
-      const total = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-      this.item.text = `$(pulse) ${total.toLocaleString()} tokens`;
-      this.item.tooltip = `${agentName}: ${total.toLocaleString()} tokens in the last turn (this agent reports no context window)`;
+      this.item.text = `$(pulse) ${label}`;
       this.item.backgroundColor = undefined;
     }
+    this.item.tooltip = `${agentName}: ${usageDescription(usage)}`;
     this.item.show();
   }
 

@@ -1,5 +1,5 @@
 // The panel's real webview bundle (dist/webview.js + webview.css) in Debian's Chromium, without
-// VS Code: a stub `acquireVsCodeApi`, the same CSP as the extension's panel document, and a
+// VS Code: a stub `acquireVsCodeApi`, the extension's own panel document and CSP, and a
 // network that ends at the bundle (every other request is refused and recorded). Fast enough
 // for UI tests of the panel and for measuring it; code-server remains the proof in a real editor.
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/contract/messages';
 import type { ChatPresenter } from '../../src/panel/chatPresenter';
+import { renderPanelDocument } from '../../src/panel/panelDocument';
 import { REPO_ROOT } from './code-server';
 import { launchBrowser, type WorkbenchBrowser } from './workbench';
 
@@ -28,6 +29,7 @@ export interface PanelHarness {
   close(): Promise<void>;
 }
 
+/** What VS Code gives a webview, installed before any script of the document runs (the CSP does not apply to it). */
 const STUB = `
   (() => {
     let state;
@@ -38,24 +40,6 @@ const STUB = `
     });
   })();
 `;
-
-function panelHtml(nonce: string): string {
-  const csp = [
-    "default-src 'none'",
-    `img-src ${ORIGIN} data:`,
-    `style-src ${ORIGIN} 'nonce-${nonce}'`,
-    `font-src ${ORIGIN}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${ORIGIN}/codicons/codicon.css" nonce="${nonce}">
-<link rel="stylesheet" href="${ORIGIN}/webview.css" nonce="${nonce}">
-<title>Tandem panel harness</title></head>
-<body><div id="tandem-root" aria-live="polite"></div>
-<script nonce="${nonce}" src="${ORIGIN}/stub.js"></script>
-<script nonce="${nonce}" src="${ORIGIN}/webview.js"></script></body></html>`;
-}
 
 const contentTypes: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html' };
 
@@ -78,6 +62,7 @@ export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?
     sent.push(parsed.message);
     for (const listener of listeners) listener(parsed.message);
   });
+  await page.addInitScript(STUB);
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
@@ -90,11 +75,7 @@ export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?
       return;
     }
     if (url.pathname === '/' || url.pathname === '/index.html') {
-      await route.fulfill({ status: 200, contentType: 'text/html', body: panelHtml(nonce) });
-      return;
-    }
-    if (url.pathname === '/stub.js') {
-      await route.fulfill({ status: 200, contentType: 'text/javascript', body: STUB });
+      await route.fulfill({ status: 200, contentType: 'text/html', body: renderPanelDocument({ cspSource: ORIGIN, nonce, asset: (distPath) => `${ORIGIN}/${distPath}` }) });
       return;
     }
     const file = join(DIST, url.pathname.replace(/^\/+/, ''));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../support/code-server';
+import { hostileContent } from '../support/hostileContent';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
@@ -214,18 +215,7 @@ describe('Tandem panel in code-server', () => {
     const message = panel.locator('.agent-message').last();
     await message.filter({ hasText: 'END-OF-HOSTILE' }).waitFor({ timeout: 10_000 });
     assert.equal(await panel.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null);
-    const dangerous = await message.evaluate((root) => {
-      const found: string[] = [];
-      for (const node of root.querySelectorAll('*')) {
-        if (['SCRIPT', 'IFRAME', 'SVG', 'STYLE', 'OBJECT', 'EMBED'].includes(node.tagName.toUpperCase())) found.push(node.tagName);
-        for (const attribute of node.attributes) {
-          if (attribute.name.startsWith('on')) found.push(`${node.tagName}[${attribute.name}]`);
-          if (/^\s*(javascript|data):/i.test(attribute.value) && ['href', 'src'].includes(attribute.name)) found.push(`${node.tagName}[${attribute.name}=${attribute.value}]`);
-        }
-        if (node.tagName === 'IMG' && /^https?:/i.test(node.getAttribute('src') ?? '')) found.push('remote img');
-      }
-      return found;
-    });
+    const dangerous = await message.evaluate(hostileContent);
     assert.deepEqual(dangerous, []);
     assert.match(await message.innerText(), /<script>window.__pwned = 1<\/script>/, 'raw HTML is shown as text');
     assert.ok(await panel.locator('body').isVisible());

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import type { ConversationView } from '../../src/contract/conversationView';
+import { hostileContent } from '../support/hostileContent';
 import { openPanel, type PanelHarness } from '../support/panelHarness';
 import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
 import { launchBrowser, type WorkbenchBrowser } from '../support/workbench';
@@ -21,25 +22,6 @@ async function panel(t: { after(fn: () => unknown): void }): Promise<PanelHarnes
   const harness = await openPanel({ browser });
   t.after(() => harness.close());
   return harness;
-}
-
-/** Elements and attributes that could run code or load something, anywhere in the panel. */
-async function dangerousNodes(harness: PanelHarness): Promise<string[]> {
-  return harness.page.evaluate(() => {
-    const found: string[] = [];
-    for (const node of document.querySelectorAll('#tandem-root *')) {
-      const tag = node.tagName.toUpperCase();
-      if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'STYLE', 'LINK', 'META', 'BASE', 'FORM', 'SVG', 'MATH', 'VIDEO', 'INPUT'].includes(tag) && !node.closest('.xterm')) found.push(tag);
-      for (const attribute of node.attributes) {
-        if (attribute.name.startsWith('on')) found.push(`${tag}[${attribute.name}]`);
-        // The meter and the plan progress set custom properties through CSSOM (allowed by the CSP); nothing else has a style.
-        if (attribute.name === 'style' && !node.closest('.xterm') && !/^(--usage|--done): [\d.]+%;$/.test(attribute.value)) found.push(`${tag}[style=${attribute.value}]`);
-        if (['href', 'src', 'action', 'data'].includes(attribute.name) && /^\s*(javascript|vbscript|data:text)/i.test(attribute.value)) found.push(`${tag}[${attribute.name}=${attribute.value}]`);
-      }
-      if (tag === 'IMG' && /^https?:/i.test(node.getAttribute('src') ?? '')) found.push(`remote img ${node.getAttribute('src')}`);
-    }
-    return found;
-  });
 }
 
 /** Waits (bounded) until the panel has sent `count` messages of `type`. */
@@ -93,7 +75,7 @@ describe('hostile agent content in the panel', () => {
     await harness.page.waitForTimeout(300);
 
     assert.equal(await pwned(harness), null, 'no payload ran');
-    assert.deepEqual(await dangerousNodes(harness), []);
+    assert.deepEqual(await harness.page.locator('#tandem-root').evaluate(hostileContent), []);
     assert.deepEqual(harness.blockedRequests, [], 'nothing outside the bundle was requested');
     const links = harness.sent.filter((message) => message.type === 'openLink').map((message) => message.type === 'openLink' ? message.href : '');
     assert.ok(links.every((href) => !/^\s*(javascript|vbscript|data):/i.test(href)), `links sent to the host: ${links.join(', ')}`);

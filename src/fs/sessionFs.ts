@@ -1,11 +1,10 @@
 import { quirksOf } from '../acp/agentQuirks';
 import type { FsPort } from '../acp/clientPorts';
-import type { SessionContext } from '../conversation/sessionController';
 import type { Disposable } from '../util/disposable';
 import { fileChangingKinds } from '../contract/viewModel';
 import { DiskChangeTracker } from './diskChangeTracker';
+import type { FsSessionContext } from './fsContext';
 import { EditorFsService, type ChangeRecorder, type DocumentStore, type FsDecisions } from './fsService';
-
 
 export interface SessionFsOptions {
   roots(): readonly string[];
@@ -19,7 +18,7 @@ export interface SessionFsOptions {
  * A session's file service: `fs/*` from the editor, plus snapshots of what edit tool calls
  * touch, so every change reaches the ledger whichever path the agent took.
  */
-export function createSessionFs(session: SessionContext, options: SessionFsOptions): FsPort & Disposable {
+export function createSessionFs(session: FsSessionContext, options: SessionFsOptions): FsPort & Disposable {
   const changes: ChangeRecorder = { record: (path, change) => options.changes.record(path, change, session.key) };
   const fs = new EditorFsService({
     cwd: session.cwd,

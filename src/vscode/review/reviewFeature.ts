@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FsPort } from '../../acp/clientPorts';
 import { createSessionFs } from '../../fs/sessionFs';
-import type { SessionContext } from '../../conversation/sessionController';
+import type { FsSessionContext } from '../../fs/fsContext';
 import type { Disposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { EditorDocuments } from '../editorDocuments';
@@ -21,7 +21,7 @@ function workspaceRoots(): string[] {
  */
 export function createReviewFeature(context: vscode.ExtensionContext, logger: Logger): {
   review: ReviewController;
-  createFs(session: SessionContext): FsPort & Disposable;
+  createFs(session: FsSessionContext): FsPort & Disposable;
 } {
   const documents = new EditorDocuments();
   const review = new ReviewController(context.workspaceState, documents, logger);
@@ -40,7 +40,7 @@ export function createReviewFeature(context: vscode.ExtensionContext, logger: Lo
   );
   updateContext();
 
-  const createFs = (session: SessionContext): FsPort & Disposable => createSessionFs(session, {
+  const createFs = (session: FsSessionContext): FsPort & Disposable => createSessionFs(session, {
     roots: workspaceRoots,
     documents,
     decisions: modalFsDecisions,

@@ -1,0 +1,21 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { ToolCallView } from '../contract/viewModel';
+import type { Disposable } from '../util/disposable';
+import type { Logger } from '../util/logger';
+
+/**
+ * What a session's file service needs to know of its session. A conversation's own context
+ * satisfies it as it is; the fs layer never depends on the conversation layer.
+ */
+export interface FsSessionContext {
+  /** The session that made a change, so notes on undone changes reach that session only. */
+  key: string;
+  cwd: string;
+  /** Where to find the edit tool call a write most likely belongs to. */
+  thread: { findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined };
+  logger: Logger;
+  /** Every `session/update` of the session, after its thread applied it. */
+  onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /** Who the agent said it is in `initialize` (null until then). */
+  agentInfo(): acp.Implementation | null;
+}

@@ -10,7 +10,11 @@ export interface SessionFsOptions {
   roots(): readonly string[];
   documents: DocumentStore;
   decisions: FsDecisions;
-  changes: ChangeRecorder & { alreadyRecorded(path: string, text: string | null): boolean };
+  changes: ChangeRecorder & {
+    alreadyRecorded(path: string, text: string | null): boolean;
+    /** Runs an agent's write into the editor's documents, so its document changes are not taken for the user's. */
+    agentWrite(path: string, write: () => Promise<void>): Promise<void>;
+  };
   onDiskChanged?(paths: string[]): void;
 }
 
@@ -20,10 +24,15 @@ export interface SessionFsOptions {
  */
 export function createSessionFs(session: FsSessionContext, options: SessionFsOptions): FsPort & Disposable {
   const changes: ChangeRecorder = { record: (path, change) => options.changes.record(path, change, session.key) };
+  const documents: DocumentStore = {
+    openText: (path) => options.documents.openText(path),
+    readDisk: (path) => options.documents.readDisk(path),
+    write: (path, text) => options.changes.agentWrite(path, () => options.documents.write(path, text)),
+  };
   const fs = new EditorFsService({
     cwd: session.cwd,
     roots: options.roots,
-    documents: options.documents,
+    documents,
     decisions: options.decisions,
     changes,
     currentEditToolCall: () => session.thread.findLastToolCall((tool) => fileChangingKinds.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,

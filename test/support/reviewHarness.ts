@@ -1,36 +1,42 @@
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
+import type { FsSessionContext } from '../../src/fs/fsContext';
 import { createSessionFs } from '../../src/fs/sessionFs';
+import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';
 
 /**
- * A session with Tandem's real fs service and change ledger, over a disk-backed stand-in for
- * the editor's documents: what the extension wires up, minus VS Code.
+ * Tandem's real per-session fs service and change ledger, over a disk-backed stand-in for the
+ * editor's documents whose changes reach the ledger as the editor's do: what the extension
+ * wires up, minus VS Code.
  */
-export function reviewedSession(definition: AgentDefinition, workspace: string) {
+export function reviewedFiles(workspace: string) {
   const documents = new DiskBackedDocuments();
   const ledger = new ChangeLedger();
-  const changes = {
-    record: ledger.record.bind(ledger),
-    alreadyRecorded: (path: string, text: string | null) => ledger.currentText(path) === text,
-  };
+  const feed = new ChangeFeed(ledger);
+  documents.onDidChange(({ path, text }) => feed.documentChanged(path, text));
+  const createFs = (context: FsSessionContext) => createSessionFs(context, {
+    roots: () => [workspace],
+    documents,
+    decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false },
+    changes: feed,
+  });
+  return { documents, ledger, feed, createFs };
+}
+
+/** A session whose fs requests are served by `reviewedFiles`. */
+export function reviewedSession(definition: AgentDefinition, workspace: string) {
+  const { documents, ledger, createFs } = reviewedFiles(workspace);
   const frames = new FrameStore();
   const session = new SessionController(definition, {
     workspaceRoot: workspace,
     trusted: true,
     frames,
     logger: silentLogger,
-    services: {
-      createFs: (context) => createSessionFs(context, {
-        roots: () => [workspace],
-        documents,
-        decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false },
-        changes,
-      }),
-    },
+    services: { createFs },
   });
   return { session, documents, ledger, frames };
 }

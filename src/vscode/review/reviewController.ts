@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ChangeRecorder } from '../../fs/fsService';
 import type { ReviewRequest, ReviewView } from '../../contract/reviewView';
+import { ChangeFeed } from '../../review/changeFeed';
 import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
 import { assertNever } from '../../util/assertNever';
@@ -17,12 +17,12 @@ export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
 
 /**
  * The editor side of review: one change ledger for the workspace, kept across reloads, fed by
- * fs writes and disk snapshots, acted on from the panel, CodeLens and commands.
+ * fs writes, disk snapshots and hand edits, acted on from the panel, CodeLens and commands.
  */
-export class ReviewController extends DisposableBase implements ReviewSource, ChangeRecorder {
-  private ledger: ChangeLedger;
-  /** Which session last changed each file, so notes on undone changes reach that agent only. */
-  private readonly owners = new Map<string, string>();
+export class ReviewController extends DisposableBase implements ReviewSource {
+  private readonly ledger: ChangeLedger;
+  /** Where sessions' file services record agent changes. */
+  readonly feed: ChangeFeed;
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
   private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
@@ -31,8 +31,11 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
   constructor(private readonly state: vscode.Memento, private readonly documents: EditorDocuments, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
+    this.feed = new ChangeFeed(this.ledger);
     this.watchLedger();
-    this.register(vscode.workspace.onDidChangeTextDocument((event) => this.onDocumentChanged(event.document)));
+    this.register(vscode.workspace.onDidChangeTextDocument(({ document }) => {
+      if (document.uri.scheme === 'file') this.feed.documentChanged(document.uri.fsPath, document.getText());
+    }));
     this.register(toDisposable(() => this.ledgerSubscription?.dispose()));
   }
 
@@ -44,15 +47,6 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
     return this.onDidChangeChanges(listener);
   }
 
-  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }, owner?: string): void {
-    this.ledger.record(path, change);
-    if (owner) this.owners.set(path, owner);
-  }
-
-  alreadyRecorded(path: string, text: string | null): boolean {
-    return this.ledger.currentText(path) === text;
-  }
-
   view(): ReviewView {
     return {
       files: this.ledger.files().map((file) => ({ ...file, label: vscode.workspace.asRelativePath(file.path, false) })),
@@ -61,8 +55,7 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
   }
 
   takePromptNotes(owner: string): string[] {
-    // Files whose writer is unknown (restored after a reload) go to whoever asks first.
-    const undone = this.ledger.takeUndoSummary((path) => (this.owners.get(path) ?? owner) === owner);
+    const undone = this.feed.takeUndoSummary(owner);
     if (undone.length === 0 || !vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
     return [`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`];
   }
@@ -121,16 +114,6 @@ export class ReviewController extends DisposableBase implements ReviewSource, Ch
       if (origin === 'editor' && text !== null) await this.documents.write(path, text);
       else await this.documents.writeExact(path, text);
     }
-  }
-
-  /** Hand edits while hunks are pending keep the ledger's current text true. */
-  private onDocumentChanged(document: vscode.TextDocument): void {
-    if (document.uri.scheme !== 'file') return;
-    const path = document.uri.fsPath;
-    const current = this.ledger.currentText(path);
-    if (current === undefined || current === null) return;
-    const text = current.startsWith('\uFEFF') ? `\uFEFF${document.getText()}` : document.getText();
-    if (text !== current) this.ledger.updateCurrent(path, text);
   }
 
   private restore(): ChangeLedger {

@@ -44,7 +44,7 @@ export function createReviewFeature(context: vscode.ExtensionContext, logger: Lo
     roots: workspaceRoots,
     documents,
     decisions: modalFsDecisions,
-    changes: review,
+    changes: review.feed,
     // VS Code reloads clean editors from disk by itself; dirty ones keep the user's text.
     onDiskChanged: (paths) => session.logger.debug(`changed on disk by the agent: ${paths.join(', ')}`),
   });

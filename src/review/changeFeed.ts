@@ -1,0 +1,61 @@
+import type { ChangeLedger } from './changeLedger';
+import type { RecordedChange } from './types';
+
+/**
+ * Everything that moves the change ledger besides review actions: agent changes (written
+ * through the editor's documents or seen on disk) and the user's own edits of files with
+ * pending hunks. An agent write into a document also shows up as a document change; it must
+ * reach the ledger once, as the agent's change, or every write re-renders the review twice.
+ */
+export class ChangeFeed {
+  /** Which session last changed each file, so notes on undone changes reach that agent only. */
+  private readonly owners = new Map<string, string>();
+  /** Per path, how many agent writes are going into its document right now. */
+  private readonly agentWrites = new Map<string, number>();
+
+  constructor(private readonly ledger: ChangeLedger) {}
+
+  /** `owner`: the session that made the change (its key). */
+  record(path: string, change: RecordedChange, owner?: string): void {
+    this.ledger.record(path, change);
+    if (owner) this.owners.set(path, owner);
+  }
+
+  alreadyRecorded(path: string, text: string | null): boolean {
+    return this.ledger.currentText(path) === text;
+  }
+
+  /**
+   * Runs an agent's write of `path` into the editor's document. The document changes it causes
+   * meanwhile are the agent's, which `record` enters once the write is done: not hand edits.
+   */
+  async agentWrite(path: string, write: () => Promise<void>): Promise<void> {
+    this.agentWrites.set(path, (this.agentWrites.get(path) ?? 0) + 1);
+    try {
+      await write();
+    } finally {
+      const left = (this.agentWrites.get(path) ?? 1) - 1;
+      if (left > 0) this.agentWrites.set(path, left);
+      else this.agentWrites.delete(path);
+    }
+  }
+
+  /**
+   * An open document's text changed. A hand edit of a file with pending hunks keeps the
+   * ledger's current text true. Documents never hold the BOM (the editor keeps it as the
+   * file's encoding), so a current text that has one keeps it.
+   */
+  documentChanged(path: string, documentText: string): void {
+    if (this.agentWrites.has(path)) return;
+    const current = this.ledger.currentText(path);
+    if (current === undefined || current === null) return;
+    const text = current.startsWith('\uFEFF') ? `\uFEFF${documentText}` : documentText;
+    if (text !== current) this.ledger.updateCurrent(path, text);
+  }
+
+  /** What the user undid of `owner`'s changes since the last call; then cleared. */
+  takeUndoSummary(owner: string): string[] {
+    // Files whose writer is unknown (restored after a reload) go to whoever asks first.
+    return this.ledger.takeUndoSummary((path) => (this.owners.get(path) ?? owner) === owner);
+  }
+}

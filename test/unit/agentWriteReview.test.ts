@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { FsSessionContext } from '../../src/fs/fsContext';
+import type { HunkView } from '../../src/review/types';
+import { silentLogger } from '../../src/util/logger';
+import { reviewedFiles } from '../support/reviewHarness';
+
+const SIX_LINES = Array.from({ length: 6 }, (_, i) => `line ${i}\n`).join('');
+
+const session: FsSessionContext = {
+  key: 'session-1',
+  cwd: '',
+  thread: { findLastToolCall: () => undefined },
+  logger: silentLogger,
+  onUpdate: () => ({ dispose: () => undefined }),
+  agentInfo: () => null,
+};
+
+function shape(hunks: readonly HunkView[] | undefined) {
+  return hunks?.map(({ id, baseStart, currentStart, removed, added }) => ({ id, baseStart, currentStart, removed, added }));
+}
+
+let workspace: string;
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'tandem-review-'));
+});
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+describe('an agent write to an open file with pending hunks', () => {
+  test('reaches the ledger once: one change event, the hunks of both writes', async () => {
+    const { documents, ledger, createFs } = reviewedFiles(workspace);
+    const fs = createFs({ ...session, cwd: workspace });
+    const path = join(workspace, 'notes.txt');
+    writeFileSync(path, SIX_LINES);
+    documents.open.set(path, SIX_LINES);
+    await fs.writeTextFile({ sessionId: 's', path, content: SIX_LINES.replace('line 1\n', 'ONE\n') });
+    const first = ledger.file(path)?.hunks[0];
+    assert.ok(first, 'the first write left a pending hunk');
+
+    let changes = 0;
+    ledger.onDidChange(() => changes++);
+    const content = SIX_LINES.replace('line 1\n', 'ONE\n').replace('line 4\n', 'FOUR\n');
+    await fs.writeTextFile({ sessionId: 's', path, content });
+
+    assert.equal(changes, 1, 'one write, one ledger update');
+    assert.equal(documents.open.get(path), content);
+    assert.equal(readFileSync(path, 'utf8'), content);
+    assert.equal(ledger.currentText(path), content);
+    assert.equal(ledger.file(path)?.origin, 'editor');
+    assert.deepEqual(shape(ledger.file(path)?.hunks), [
+      { id: first.id, baseStart: 1, currentStart: 1, removed: ['line 1'], added: ['ONE'] },
+      { id: ledger.file(path)?.hunks[1]?.id, baseStart: 4, currentStart: 4, removed: ['line 4'], added: ['FOUR'] },
+    ]);
+    assert.notEqual(ledger.file(path)?.hunks[1]?.id, first.id);
+    fs.dispose();
+  });
+
+  test('the user\'s own edits of that file still move the ledger, once each', async () => {
+    const { documents, ledger, createFs } = reviewedFiles(workspace);
+    const fs = createFs({ ...session, cwd: workspace });
+    const path = join(workspace, 'notes.txt');
+    writeFileSync(path, SIX_LINES);
+    documents.open.set(path, SIX_LINES);
+    await fs.writeTextFile({ sessionId: 's', path, content: SIX_LINES.replace('line 1\n', 'ONE\n') });
+
+    let changes = 0;
+    ledger.onDidChange(() => changes++);
+    const typed = SIX_LINES.replace('line 1\n', 'ONE\n').replace('line 5\n', 'typed\n');
+    documents.edit(path, typed);
+
+    assert.equal(changes, 1);
+    assert.equal(ledger.currentText(path), typed);
+    assert.deepEqual(ledger.file(path)?.hunks.map((hunk) => hunk.added), [['ONE'], ['typed']]);
+    fs.dispose();
+  });
+});

@@ -96,6 +96,12 @@ export class SessionTab implements Disposable {
     }
   }
 
+  /** Continues one of the agent's sessions here; if the agent refuses, the tab says "<agent> could not <failure>". */
+  async openExisting(target: Parameters<SessionController['openExisting']>[0], failure: string): Promise<void> {
+    if (await this.session.openExisting(target)) return;
+    this.session.thread.addNotice('error', `${this.agent.label} could not ${failure}. ${this.session.connectionView.message ?? ''}`.trim(), ['showLog']);
+  }
+
   dispose(): void {
     this.subscriptions.dispose();
     this.session.dispose();

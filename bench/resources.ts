@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { repoRoot } from '../test/support/scriptedAgentSpec';
+
+/** Rounds run before the counted ones, so first-run costs (JIT, page cache, lazy loads) are not measured. */
+export const WARMUP_ROUNDS = 1;
 
 /**
  * Everything the benchmark starts or creates registers its undo here, so a failed or
@@ -103,4 +108,17 @@ export async function compileScriptedAgent(outDir: string): Promise<string> {
     banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
   });
   return outfile;
+}
+
+/** A full GC, from --expose-gc or switched on at run time; null when neither works. */
+export function fullGc(): (() => void) | null {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    return typeof gc === 'function' ? () => (gc as () => void)() : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,4 @@
-import type { WebviewToHost } from '../src/contract/messages';
+import type { PostToHost } from './vscodeApi';
 
 /** Gives every rendered code block a copy button (the host writes the clipboard: it always can). */
 export function decorateCodeBlocks(root: HTMLElement): void {
@@ -17,14 +17,14 @@ export function decorateCodeBlocks(root: HTMLElement): void {
 }
 
 /** One listener for every copy button, including those of blocks rendered later. */
-export function listenForCodeCopies(root: HTMLElement, postToHost: (message: WebviewToHost) => void): void {
+export function listenForCodeCopies(root: HTMLElement, post: PostToHost): void {
   root.addEventListener('click', (event) => {
     const copy = (event.target as HTMLElement).closest<HTMLElement>('button.copy-code');
     if (!copy) return;
     event.preventDefault();
     event.stopPropagation();
     const code = copy.parentElement?.querySelector('code');
-    postToHost({ type: 'copyText', text: code?.textContent ?? '' });
+    post({ type: 'copyText', text: code?.textContent ?? '' });
     copy.classList.add('copied');
     copy.title = 'Copied';
     setTimeout(() => {

@@ -1,7 +1,7 @@
 import { emptyConversation, emptyPermissions, type ConversationView, type PermissionsView } from '../src/contract/conversationView';
 
 /** The panel's copy of the conversation controls and the permission policy; views subscribe. */
-class ConversationStore {
+export class ConversationStore {
   private current: ConversationView = emptyConversation;
   private policy: PermissionsView = emptyPermissions;
   private readonly listeners = new Set<() => void>();
@@ -32,5 +32,3 @@ class ConversationStore {
     for (const listener of this.listeners) listener();
   }
 }
-
-export const conversationStore = new ConversationStore();

@@ -3,91 +3,92 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { HostToWebview } from '../src/contract/messages';
+import { assertNever } from '../src/util/assertNever';
+import { listenForCodeCopies } from './codeCopy';
+import { ConversationStore } from './conversationStore';
 import { el } from './dom';
-import { onHostMessage, postToHost } from './vscodeApi';
-import { ComposerView } from './views/composer';
-import { HeaderView } from './views/header';
-import { ThreadView } from './views/threadView';
-import { terminalPanes } from './views/terminalView';
+import { ReviewStore } from './reviewStore';
+import { connectToHost } from './vscodeApi';
 import { ChangesBar } from './views/changesBar';
-import { reviewStore } from './reviewStore';
-import { TabsBar } from './views/tabsBar';
-import { conversationStore } from './conversationStore';
+import { ComposerView } from './views/composer';
 import { ComposerBar } from './views/composerBar';
+import { HeaderView } from './views/header';
 import { PermissionsPanel } from './views/permissionsView';
 import { PlanStrip } from './views/planStrip';
-import { listenForCodeCopies } from './codeCopy';
+import { TabsBar } from './views/tabsBar';
+import { TerminalPanes } from './views/terminalView';
+import { ThreadView } from './views/threadView';
 
-const root = document.getElementById('tandem-root') as HTMLElement;
-const header = new HeaderView();
-const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
-const thread = new ThreadView(threadElement);
-const composer = new ComposerView();
-const tabsBar = new TabsBar();
-const changesBar = new ChangesBar();
-const planStrip = new PlanStrip();
-const permissionsPanel = new PermissionsPanel();
-const composerBar = new ComposerBar(() => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
-composer.toolbar.append(composerBar.element);
-listenForCodeCopies(threadElement, postToHost);
-root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
-reviewStore.subscribe(() => {
-  changesBar.render(reviewStore.view);
-  thread.refreshDiffCards();
-});
+/** Builds the panel once per document: one channel to the host, one copy of each store, handed to the views that need them. */
+function startPanel(): void {
+  // Only readable while this script first runs: xterm's style elements need it later.
+  const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+  const host = connectToHost();
+  const review = new ReviewStore();
+  const conversation = new ConversationStore();
+  const terminals = new TerminalPanes(host.post, nonce);
+  const root = document.getElementById('tandem-root') as HTMLElement;
+  const header = new HeaderView(host.post);
+  const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
+  const thread = new ThreadView(threadElement, { post: host.post, review, terminals });
+  const composer = new ComposerView(host, conversation);
+  const tabsBar = new TabsBar(host.post);
+  const changesBar = new ChangesBar(host.post);
+  const planStrip = new PlanStrip();
+  const permissionsPanel = new PermissionsPanel(host.post, conversation);
+  const composerBar = new ComposerBar(host.post, conversation, () => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
+  composer.toolbar.append(composerBar.element);
+  listenForCodeCopies(threadElement, host.post);
+  root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
+  review.subscribe(() => {
+    changesBar.render(review.view);
+    thread.refreshDiffCards();
+  });
 
-function handle(message: HostToWebview): void {
-  switch (message.type) {
-    case 'snapshot':
-      header.setAgents(message.state.agents, message.state.selectedAgentId);
-      header.setConnection(message.state.connection);
-      composer.setRunning(message.state.turn.running);
-      composer.setQueue(message.state.queue);
-      tabsBar.render(message.state.tabs);
-      terminalPanes.reset(message.state.terminals);
-      thread.reset(message.state.entries);
-      planStrip.reset(message.state.entries);
-      reviewStore.set(message.state.review);
-      return;
-    case 'threadDeltas':
-      thread.apply(message.deltas);
-      planStrip.apply(message.deltas);
-      return;
-    case 'connectionChanged':
-      header.setConnection(message.connection);
-      return;
-    case 'turnChanged':
-      composer.setRunning(message.turn.running);
-      return;
-    case 'queueChanged':
-      composer.setQueue(message.queue);
-      return;
-    case 'agentsChanged':
-      header.setAgents(message.agents, message.selectedAgentId);
-      return;
-    case 'tabsChanged':
-      tabsBar.render(message.tabs);
-      return;
-    case 'historyChanged':
-      tabsBar.renderHistory(message.history);
-      return;
-    case 'reviewChanged':
-      reviewStore.set(message.review);
-      return;
-    case 'terminalDeltas':
-      terminalPanes.apply(message.changed, message.output);
-      return;
-    case 'conversationChanged':
-      conversationStore.set(message.conversation);
-      return;
-    case 'permissionsChanged':
-      conversationStore.setPermissions(message.permissions);
-      return;
-    case 'mentionCandidates':
-      composer.mentionCandidates(message.requestId, message.items);
-      return;
-  }
+  host.onMessage((message: HostToWebview) => {
+    switch (message.type) {
+      case 'snapshot':
+        header.setAgents(message.state.agents, message.state.selectedAgentId);
+        header.setConnection(message.state.connection);
+        composer.setRunning(message.state.turn.running);
+        composer.setQueue(message.state.queue);
+        tabsBar.render(message.state.tabs);
+        terminals.reset(message.state.terminals);
+        thread.reset(message.state.entries);
+        planStrip.reset(message.state.entries);
+        review.set(message.state.review);
+        return;
+      case 'threadDeltas':
+        thread.apply(message.deltas);
+        planStrip.apply(message.deltas);
+        return;
+      case 'connectionChanged':
+        return header.setConnection(message.connection);
+      case 'turnChanged':
+        return composer.setRunning(message.turn.running);
+      case 'queueChanged':
+        return composer.setQueue(message.queue);
+      case 'agentsChanged':
+        return header.setAgents(message.agents, message.selectedAgentId);
+      case 'tabsChanged':
+        return tabsBar.render(message.tabs);
+      case 'historyChanged':
+        return tabsBar.renderHistory(message.history);
+      case 'reviewChanged':
+        return review.set(message.review);
+      case 'terminalDeltas':
+        return thread.refreshToolCalls(terminals.apply(message.changed, message.output));
+      case 'conversationChanged':
+        return conversation.set(message.conversation);
+      case 'permissionsChanged':
+        return conversation.setPermissions(message.permissions);
+      case 'mentionCandidates':
+        return composer.mentionCandidates(message.requestId, message.items);
+      default:
+        return assertNever(message, 'host message');
+    }
+  });
+  host.post({ type: 'ready' });
 }
 
-onHostMessage(handle);
-postToHost({ type: 'ready' });
+startPanel();

@@ -1,7 +1,7 @@
 import type { ReviewFileView, ReviewView } from '../src/contract/reviewView';
 
 /** The panel's copy of the pending changes; cards and the changes bar read it. */
-class ReviewStore {
+export class ReviewStore {
   private current: ReviewView = { files: [], canRedo: false };
   private readonly listeners = new Set<() => void>();
 
@@ -22,5 +22,3 @@ class ReviewStore {
     this.listeners.add(listener);
   }
 }
-
-export const reviewStore = new ReviewStore();

@@ -1,5 +1,5 @@
 import { promptImageTypes, type MentionView, type PromptImageView } from '../../src/contract/conversationView';
-import { conversationStore } from '../conversationStore';
+import type { ConversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
 
 const imageTypes: ReadonlySet<string> = new Set(promptImageTypes);
@@ -33,6 +33,8 @@ export class Attachments {
   private mentions: MentionView[] = [];
   private images: PromptImageView[] = [];
 
+  constructor(private readonly conversation: ConversationStore) {}
+
   addMention(mention: MentionView): void {
     if (!this.mentions.some((existing) => existing.path === mention.path && existing.startLine === mention.startLine && existing.kind === mention.kind)) this.mentions.push(mention);
     this.render();
@@ -42,7 +44,7 @@ export class Attachments {
   async addFiles(files: readonly File[]): Promise<boolean> {
     const images = files.filter((file) => imageTypes.has(file.type));
     if (images.length === 0) return false;
-    if (!conversationStore.view.prompt.image) {
+    if (!this.conversation.view.prompt.image) {
       this.say('This agent cannot take images, so the image was not attached.');
       return true;
     }

@@ -1,14 +1,21 @@
 import type { ReviewView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
-import { originBadge, requestReview } from './hunkView';
+import type { PostToHost } from '../vscodeApi';
+import { originBadge, reviewRequests, type RequestReview } from './hunkView';
 
 /** "N files changed +a −d" above the composer, with Keep all / Undo all / Review and per-file rows. */
 export class ChangesBar {
   readonly element = el('section', { class: 'changes-bar', id: 'changes-bar', 'aria-label': 'Pending changes', hidden: '' });
   private expanded = false;
+  private readonly requestReview: RequestReview;
+
+  constructor(post: PostToHost) {
+    this.requestReview = reviewRequests(post);
+  }
 
   render(review: ReviewView): void {
     const { files } = review;
+    const requestReview = this.requestReview;
     this.element.hidden = files.length === 0 && !review.canRedo;
     if (this.element.hidden) return;
     const added = files.reduce((sum, file) => sum + file.added, 0);

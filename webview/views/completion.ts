@@ -1,6 +1,6 @@
 import type { CommandView, MentionView } from '../../src/contract/conversationView';
 import { el, icon } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
 export { findTrigger, matchCommands, type Trigger } from '../completionMatch';
 
@@ -101,10 +101,12 @@ export class MentionSource {
   private nextRequest = 1;
   private waiting: { id: number; resolve: (items: MentionView[]) => void } | null = null;
 
+  constructor(private readonly post: PostToHost) {}
+
   request(query: string): Promise<MentionView[]> {
     const id = this.nextRequest++;
     this.waiting?.resolve([]);
-    postToHost({ type: 'requestMentions', requestId: id, query });
+    this.post({ type: 'requestMentions', requestId: id, query });
     return new Promise((resolve) => {
       this.waiting = { id, resolve };
     });
@@ -117,5 +119,3 @@ export class MentionSource {
     this.waiting = null;
   }
 }
-
-export const mentionSource = new MentionSource();

@@ -1,9 +1,9 @@
-import { conversationStore } from '../conversationStore';
+import type { ConversationStore } from '../conversationStore';
 import { el } from '../dom';
-import { loadLocalState, postToHost, saveLocalState } from '../vscodeApi';
+import type { HostChannel, LocalState } from '../vscodeApi';
 import { Attachments, type PromptContext } from './attachments';
-import { CompletionList, findTrigger, matchCommands, mentionSource, type CompletionItem, type Trigger } from './completion';
-import type { PromptQueueView } from '../../src/contract/conversationView';
+import { CompletionList, findTrigger, matchCommands, MentionSource, type CompletionItem, type Trigger } from './completion';
+import type { MentionView, PromptQueueView } from '../../src/contract/conversationView';
 import { QueuedMessagesView } from './queuedMessages';
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
@@ -21,14 +21,18 @@ export class ComposerView {
   private readonly sendButton: HTMLElement;
   private readonly hint = el('div', { class: 'command-hint', id: 'command-hint', hidden: '' });
   private readonly completion = new CompletionList();
-  private readonly attachments = new Attachments();
+  private readonly attachments: Attachments;
+  private readonly mentions: MentionSource;
   private readonly queue: QueuedMessagesView;
   private running = false;
-  private readonly local = loadLocalState();
+  private readonly local: LocalState;
   private historyIndex: number | null = null;
   private trigger: Trigger | null = null;
 
-  constructor() {
+  constructor(private readonly host: HostChannel, private readonly conversation: ConversationStore) {
+    this.local = host.loadLocalState();
+    this.attachments = new Attachments(conversation);
+    this.mentions = new MentionSource(host.post);
     this.input = document.createElement('vscode-textarea') as TextArea;
     this.input.id = 'composer-input';
     this.input.setAttribute('rows', '3');
@@ -38,7 +42,7 @@ export class ComposerView {
     this.input.value = this.local.draft;
     this.input.addEventListener('input', () => {
       this.local.draft = this.input.value;
-      saveLocalState(this.local);
+      this.host.saveLocalState(this.local);
       this.updateCompletion();
     });
     this.input.addEventListener('keydown', (event: KeyboardEvent) => this.onKey(event));
@@ -47,7 +51,7 @@ export class ComposerView {
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.id = 'send-button';
     this.sendButton.addEventListener('click', () => (this.running && !this.input.value.trim() ? this.stop() : this.send()));
-    this.queue = new QueuedMessagesView((prompt) => {
+    this.queue = new QueuedMessagesView(host.post, (prompt) => {
       this.input.value = prompt.text;
       this.attachments.restore(prompt);
       this.input.focus();
@@ -78,8 +82,8 @@ export class ComposerView {
   }
 
   /** The host answered an `@` request. */
-  mentionCandidates(requestId: number, items: Parameters<typeof mentionSource.answer>[1]): void {
-    mentionSource.answer(requestId, items);
+  mentionCandidates(requestId: number, items: MentionView[]): void {
+    this.mentions.answer(requestId, items);
   }
 
   private onKey(event: KeyboardEvent): void {
@@ -108,11 +112,11 @@ export class ComposerView {
       return;
     }
     if (trigger.char === '/') {
-      const commands = matchCommands(conversationStore.view.commands, trigger.query);
+      const commands = matchCommands(this.conversation.view.commands, trigger.query);
       this.completion.show(commands.map((command) => ({ kind: 'command', command })), (item) => this.accept(item));
       return;
     }
-    void mentionSource.request(trigger.query).then((mentions) => {
+    void this.mentions.request(trigger.query).then((mentions) => {
       // A newer keystroke may have moved on.
       if (this.trigger !== trigger) return;
       this.completion.show(mentions.map((mention) => ({ kind: 'mention', mention })), (item) => this.accept(item));
@@ -137,7 +141,7 @@ export class ComposerView {
   /** A command that takes input says what to type after it. */
   private updateHint(): void {
     const match = /^\/(\S+)\s/.exec(this.input.value);
-    const command = match ? conversationStore.view.commands.find((candidate) => candidate.name === match[1]) : undefined;
+    const command = match ? this.conversation.view.commands.find((candidate) => candidate.name === match[1]) : undefined;
     this.hint.hidden = !command;
     this.hint.textContent = command ? `/${command.name}: ${command.description}${command.inputHint ? ` (input: ${command.inputHint})` : ''}` : '';
   }
@@ -174,7 +178,7 @@ export class ComposerView {
     this.local.history = [...this.local.history.filter((item) => item !== text), text].slice(-100);
     this.local.draft = '';
     this.historyIndex = null;
-    saveLocalState(this.local);
+    this.host.saveLocalState(this.local);
     this.input.value = '';
     this.hint.hidden = true;
     // The host sends it now or queues it behind the running turn.
@@ -182,7 +186,7 @@ export class ComposerView {
   }
 
   private post(text: string, context: PromptContext): void {
-    postToHost({
+    this.host.post({
       type: 'sendPrompt', text,
       ...(context.mentions.length > 0 ? { mentions: context.mentions } : {}),
       ...(context.images.length > 0 ? { images: context.images } : {}),
@@ -190,6 +194,6 @@ export class ComposerView {
   }
 
   private stop(): void {
-    postToHost({ type: 'cancelTurn' });
+    this.host.post({ type: 'cancelTurn' });
   }
 }

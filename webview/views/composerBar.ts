@@ -1,43 +1,15 @@
 import type { ConfigControlView, UsageView } from '../../src/contract/conversationView';
-import { conversationStore } from '../conversationStore';
+import { formatCost, usageDescription, usageLabel } from '../../src/contract/usageText';
+import type { ConversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
-import { postToHost } from '../vscodeApi';
-
-const numberFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 1, notation: 'compact' });
-
-export function formatTokens(count: number): string {
-  return numberFormat.format(count);
-}
-
-function formatCost(cost: { amount: number; currency: string }): string {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: cost.currency, maximumFractionDigits: cost.amount < 1 ? 4 : 2 }).format(cost.amount);
-  } catch {
-    return `${cost.amount} ${cost.currency}`;
-  }
-}
-
-/** One sentence with every number of the meter, for the tooltip and screen readers. */
-export function usageDescription(usage: UsageView): string {
-  if (usage.kind === 'context') {
-    const cost = usage.cost ? ` Cost so far: ${formatCost(usage.cost)}.` : '';
-    return `Context window: ${usage.used.toLocaleString('en')} of ${usage.size.toLocaleString('en')} tokens used (${Math.round(usage.percent)}%).${cost}`;
-  }
-  const parts = [
-    usage.inputTokens !== null ? `${usage.inputTokens.toLocaleString('en')} in` : null,
-    usage.outputTokens !== null ? `${usage.outputTokens.toLocaleString('en')} out` : null,
-    usage.totalTokens !== null ? `${usage.totalTokens.toLocaleString('en')} total` : null,
-  ].filter(Boolean);
-  return `Last turn: ${parts.join(', ')} tokens. This agent does not report its context window, so there is no percentage.`;
-}
+import type { PostToHost } from '../vscodeApi';
 
 function renderUsage(usage: UsageView | null): HTMLElement {
   if (!usage) return el('span', { class: 'usage-meter', id: 'usage-meter', hidden: '' });
   const title = usageDescription(usage);
   if (usage.kind === 'turn') {
-    const total = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
     return el('span', { class: 'usage-meter usage-turn', id: 'usage-meter', title, 'aria-label': title, role: 'status' },
-      icon('pulse'), el('span', { class: 'usage-text' }, `${formatTokens(total)} tokens last turn`));
+      icon('pulse'), el('span', { class: 'usage-text' }, usageLabel(usage)));
   }
   const ring = el('span', { class: 'usage-ring', 'aria-hidden': 'true' });
   // CSSOM, not a style attribute: the CSP allows no inline styles.
@@ -45,17 +17,17 @@ function renderUsage(usage: UsageView | null): HTMLElement {
   return el('span', {
     class: `usage-meter usage-context level-${usage.level}`, id: 'usage-meter', title, role: 'meter', 'aria-label': title,
     'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(usage.percent)),
-  }, ring, el('span', { class: 'usage-text' }, `${Math.round(usage.percent)}%`), usage.cost ? el('span', { class: 'usage-cost' }, formatCost(usage.cost)) : null);
+  }, ring, el('span', { class: 'usage-text' }, usageLabel(usage)), usage.cost ? el('span', { class: 'usage-cost' }, formatCost(usage.cost)) : null);
 }
 
-function renderPicker(control: ConfigControlView): HTMLElement {
+function renderPicker(control: ConfigControlView, post: PostToHost): HTMLElement {
   const label = control.description ? `${control.name}: ${control.description}` : control.name;
   if (control.kind === 'boolean') {
     const toggle = el('button', {
       class: `config-toggle${control.currentValue ? ' on' : ''}`, 'data-option-id': control.id, 'aria-pressed': String(control.currentValue),
       title: label, 'aria-label': control.name,
     }, icon(control.currentValue ? 'pass-filled' : 'circle-large-outline'), ` ${control.name}`);
-    toggle.addEventListener('click', () => postToHost({ type: 'setSessionOption', optionId: control.id, value: !control.currentValue }));
+    toggle.addEventListener('click', () => post({ type: 'setSessionOption', optionId: control.id, value: !control.currentValue }));
     if (control.pending) toggle.setAttribute('aria-busy', 'true');
     return toggle;
   }
@@ -77,7 +49,7 @@ function renderPicker(control: ConfigControlView): HTMLElement {
   }
   select.value = control.currentValue;
   if (control.pending) select.setAttribute('aria-busy', 'true');
-  select.addEventListener('change', () => postToHost({ type: 'setSessionOption', optionId: control.id, value: select.value }));
+  select.addEventListener('change', () => post({ type: 'setSessionOption', optionId: control.id, value: select.value }));
   return el('label', { class: `config-control${control.pending ? ' pending' : ''}` }, el('span', { class: 'config-name' }, control.name), select);
 }
 
@@ -93,13 +65,13 @@ export class ComposerBar {
   private usage: HTMLElement = renderUsage(null);
   private lastControls = '';
 
-  constructor(onTogglePermissions: () => void) {
+  constructor(private readonly post: PostToHost, private readonly conversation: ConversationStore, onTogglePermissions: () => void) {
     this.follow = el('button', { class: 'icon-toggle', id: 'follow-agent', 'aria-pressed': 'false', title: 'Follow the agent: open each file it touches in the editor', 'aria-label': 'Follow the agent' }, icon('eye'));
-    this.follow.addEventListener('click', () => postToHost({ type: 'setFollowAgent', enabled: this.follow.getAttribute('aria-pressed') !== 'true' }));
+    this.follow.addEventListener('click', () => post({ type: 'setFollowAgent', enabled: this.follow.getAttribute('aria-pressed') !== 'true' }));
     this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', title: 'Permissions: what is allowed without asking', 'aria-label': 'Permissions' }, icon('shield'));
     this.permissionsButton.addEventListener('click', onTogglePermissions);
     this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), this.follow, this.permissionsButton, this.usage);
-    conversationStore.subscribe(() => this.render());
+    conversation.subscribe(() => this.render());
   }
 
   setPermissionsOpen(open: boolean): void {
@@ -107,12 +79,12 @@ export class ComposerBar {
   }
 
   private render(): void {
-    const view = conversationStore.view;
+    const view = this.conversation.view;
     const controlsKey = JSON.stringify(view.controls);
     // Rebuilding a select the user is using would close it: only when something changed.
     if (controlsKey !== this.lastControls) {
       this.lastControls = controlsKey;
-      this.pickers.replaceChildren(...view.controls.map(renderPicker));
+      this.pickers.replaceChildren(...view.controls.map((control) => renderPicker(control, this.post)));
     }
     this.follow.setAttribute('aria-pressed', String(view.followAgent));
     this.follow.classList.toggle('on', view.followAgent);

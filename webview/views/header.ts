@@ -1,7 +1,7 @@
 import type { AgentChoiceView, ConnectionView } from '../../src/contract/viewModel';
 import type { SignInMethodView } from '../../src/contract/terminalView';
 import { button, el, icon, textWithCode } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
 const phaseLabels: Record<ConnectionView['phase'], string> = {
   idle: 'Not started',
@@ -21,11 +21,11 @@ export class HeaderView {
   private readonly banner: HTMLElement;
   private agentsKey = '';
 
-  constructor() {
+  constructor(private readonly post: PostToHost) {
     this.picker = document.createElement('vscode-single-select') as HTMLElement & { value: string };
     this.picker.id = 'agent-picker';
     this.picker.setAttribute('aria-label', 'Agent');
-    this.picker.addEventListener('change', () => postToHost({ type: 'selectAgent', agentId: this.picker.value }));
+    this.picker.addEventListener('change', () => post({ type: 'selectAgent', agentId: this.picker.value }));
     this.status = el('span', { class: 'connection-status', id: 'connection-status', role: 'status' });
     this.banner = el('div', { class: 'connection-banner', id: 'connection-banner', hidden: '' });
     this.element = el('div', { class: 'header-wrap' },
@@ -56,9 +56,9 @@ export class HeaderView {
     const showBanner = connection.phase === 'failed' || connection.phase === 'exited' || connection.phase === 'restricted' || connection.phase === 'signInRequired';
     this.banner.hidden = !showBanner;
     if (!showBanner) return;
-    const actions = connection.phase === 'restricted' ? [] : connection.phase === 'signInRequired' ? signInButtons(connection.signIn ?? []) : [
-      button('Show log', { secondary: true, onClick: () => postToHost({ type: 'runAction', action: 'showLog' }) }),
-      button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => postToHost({ type: 'runAction', action: 'restartAgent' }) }),
+    const actions = connection.phase === 'restricted' ? [] : connection.phase === 'signInRequired' ? signInButtons(connection.signIn ?? [], this.post) : [
+      button('Show log', { secondary: true, onClick: () => this.post({ type: 'runAction', action: 'showLog' }) }),
+      button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => this.post({ type: 'runAction', action: 'restartAgent' }) }),
     ];
     this.banner.className = `connection-banner phase-${connection.phase}`;
     this.banner.replaceChildren(
@@ -70,13 +70,13 @@ export class HeaderView {
 }
 
 /** One button per way to sign in the agent offers, then the log. */
-function signInButtons(methods: SignInMethodView[]): HTMLElement[] {
+function signInButtons(methods: SignInMethodView[], post: PostToHost): HTMLElement[] {
   return [
     ...methods.map((method) => button(method.name, {
       icon: method.kind === 'terminal' ? 'terminal' : 'sign-in',
       title: method.description ?? (method.kind === 'terminal' ? `Sign in with ${method.name} in a terminal` : `Sign in with ${method.name}`),
-      onClick: () => postToHost({ type: 'signIn', methodId: method.methodId }),
+      onClick: () => post({ type: 'signIn', methodId: method.methodId }),
     })),
-    button('Show log', { secondary: true, onClick: () => postToHost({ type: 'runAction', action: 'showLog' }) }),
+    button('Show log', { secondary: true, onClick: () => post({ type: 'runAction', action: 'showLog' }) }),
   ];
 }

@@ -1,9 +1,12 @@
 import type { ReviewAction, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
-export function requestReview(action: ReviewAction, path: string | null = null, hunkId: string | null = null): void {
-  postToHost({ type: 'reviewAction', action, path, hunkId });
+/** Asks the host for a review action on everything, a file, or one hunk. */
+export type RequestReview = (action: ReviewAction, path?: string | null, hunkId?: string | null) => void;
+
+export function reviewRequests(post: PostToHost): RequestReview {
+  return (action, path = null, hunkId = null) => post({ type: 'reviewAction', action, path, hunkId });
 }
 
 export const originLabels = { editor: 'through the editor', disk: 'written to disk by the agent' } as const;
@@ -16,7 +19,7 @@ export function originBadge(file: ReviewFileView): HTMLElement {
 }
 
 /** One pending hunk with its own Keep and Undo. */
-export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView): HTMLElement {
+export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, requestReview: RequestReview): HTMLElement {
   const body = el('pre', { class: 'diff-body' });
   for (const line of hunk.removed) body.append(el('div', { class: 'diff-line diff-removed' }, `- ${line}`));
   for (const line of hunk.added) body.append(el('div', { class: 'diff-line diff-added' }, `+ ${line}`));
@@ -31,8 +34,8 @@ export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView): HTMLElem
 }
 
 /** A file's pending hunks, as shown in an edit card. */
-export function renderPendingFile(file: ReviewFileView): HTMLElement {
+export function renderPendingFile(file: ReviewFileView, requestReview: RequestReview): HTMLElement {
   return el('div', { class: 'tool-diff pending', 'data-path': file.path },
     el('div', { class: 'diff-path' }, icon('diff'), ` ${file.label}`, el('span', { class: 'diff-stats' }, ` +${file.added} −${file.removed}`), originBadge(file)),
-    ...file.hunks.map((hunk) => renderHunk(file, hunk)));
+    ...file.hunks.map((hunk) => renderHunk(file, hunk, requestReview)));
 }

@@ -1,14 +1,14 @@
 import type { PermissionsView } from '../../src/contract/conversationView';
-import { conversationStore } from '../conversationStore';
+import type { ConversationStore } from '../conversationStore';
 import { button, el, icon, isEditorPath } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
 const kindNames: Record<string, string> = {
   read: 'reads', edit: 'edits', delete: 'deletions', move: 'moves', search: 'searches', execute: 'commands',
   think: 'thinking steps', fetch: 'fetches', switch_mode: 'mode switches', other: 'other tools',
 };
 
-function render(view: PermissionsView): HTMLElement[] {
+function render(view: PermissionsView, post: PostToHost): HTMLElement[] {
   const auto = view.autoAllowKinds.length > 0
     ? `Allowed without asking, inside the workspace only: ${view.autoAllowKinds.map((kind) => kindNames[kind] ?? kind).join(', ')}.`
     : 'Nothing is allowed without asking.';
@@ -16,7 +16,7 @@ function render(view: PermissionsView): HTMLElement[] {
     ? [el('p', { class: 'hint' }, 'No "always allow" answers yet. When you choose one, Tandem keeps it here (not in the project) until you revoke it.')]
     : view.grants.map((grant) => el('div', { class: 'grant-row', 'data-grant-id': grant.id },
       icon('pass'), el('span', { class: 'grant-text', title: new Date(grant.createdAt).toLocaleString() }, grant.description),
-      button('Revoke', { secondary: true, title: `Ask again for ${grant.description}`, onClick: () => postToHost({ type: 'revokeGrant', grantId: grant.id }) })));
+      button('Revoke', { secondary: true, title: `Ask again for ${grant.description}`, onClick: () => post({ type: 'revokeGrant', grantId: grant.id }) })));
   const rules = view.projectRules.map((file) => {
     // The path goes to the host on click; as an href it could be anything the project contains.
     const link = el('a', { href: '#', class: 'rules-file', 'data-path': file.path, title: `Open ${file.path}` }, file.label);
@@ -38,16 +38,16 @@ function render(view: PermissionsView): HTMLElement[] {
 export class PermissionsPanel {
   readonly element = el('section', { class: 'permissions-panel', id: 'permissions-panel', 'aria-label': 'Permissions', hidden: '' });
 
-  constructor() {
+  constructor(private readonly post: PostToHost, private readonly conversation: ConversationStore) {
     this.element.addEventListener('click', (event) => {
       const link = (event.target as HTMLElement).closest('a.rules-file');
       if (!link) return;
       event.preventDefault();
       const path = link.getAttribute('data-path');
-      if (path && isEditorPath(path)) postToHost({ type: 'openLink', href: path });
+      if (path && isEditorPath(path)) post({ type: 'openLink', href: path });
     });
-    conversationStore.subscribe(() => {
-      if (!this.element.hidden) this.element.replaceChildren(...render(conversationStore.permissions));
+    conversation.subscribe(() => {
+      if (!this.element.hidden) this.element.replaceChildren(...render(conversation.permissions, post));
     });
   }
 
@@ -57,7 +57,7 @@ export class PermissionsPanel {
 
   toggle(): boolean {
     this.element.hidden = !this.element.hidden;
-    if (!this.element.hidden) this.element.replaceChildren(...render(conversationStore.permissions));
+    if (!this.element.hidden) this.element.replaceChildren(...render(this.conversation.permissions, this.post));
     return !this.element.hidden;
   }
 }

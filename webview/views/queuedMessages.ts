@@ -1,6 +1,6 @@
 import type { PromptQueueView, QueueAction, QueuedPromptView } from '../../src/contract/conversationView';
 import { button, el, icon } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
 /**
  * The messages waiting for the running turn, as the host keeps them: each can be edited (back
@@ -10,7 +10,7 @@ export class QueuedMessagesView {
   readonly element = el('section', { class: 'prompt-queue', id: 'prompt-queue', 'aria-label': 'Queued messages', hidden: '' });
 
   /** `edit`: the composer takes the message back. */
-  constructor(private readonly edit: (prompt: QueuedPromptView) => void) {}
+  constructor(private readonly post: PostToHost, private readonly edit: (prompt: QueuedPromptView) => void) {}
 
   render(queue: PromptQueueView): void {
     const { items, paused } = queue;
@@ -30,6 +30,6 @@ export class QueuedMessagesView {
   }
 
   private act(action: QueueAction, item: QueuedPromptView): void {
-    postToHost({ type: 'queueAction', action, id: item.id });
+    this.post({ type: 'queueAction', action, id: item.id });
   }
 }

@@ -1,6 +1,6 @@
 import type { HistoryView, TabsView } from '../../src/contract/sessionTabsView';
 import { el, icon } from '../dom';
-import { postToHost } from '../vscodeApi';
+import type { PostToHost } from '../vscodeApi';
 
 function timeAgo(iso: string | null): string {
   if (!iso) return '';
@@ -18,15 +18,15 @@ export class TabsBar {
   private readonly strip = el('div', { class: 'tabs-strip', role: 'tablist' });
   private readonly historyPanel = el('div', { class: 'history-panel', id: 'history-panel', hidden: '', role: 'dialog', 'aria-label': 'Earlier conversations' });
 
-  constructor() {
+  constructor(private readonly post: PostToHost) {
     const newTab = el('button', { class: 'icon-button', id: 'new-tab', title: 'New conversation', 'aria-label': 'New conversation' }, icon('add'));
-    newTab.addEventListener('click', () => postToHost({ type: 'runAction', action: 'newSession' }));
+    newTab.addEventListener('click', () => this.post({ type: 'runAction', action: 'newSession' }));
     const history = el('button', { class: 'icon-button', id: 'history-button', title: 'Earlier conversations', 'aria-label': 'Earlier conversations' }, icon('history'));
     history.addEventListener('click', () => {
       this.historyPanel.hidden = !this.historyPanel.hidden;
       if (!this.historyPanel.hidden) {
         this.historyPanel.replaceChildren(el('div', { class: 'history-note' }, 'Loading…'));
-        postToHost({ type: 'requestHistory' });
+        this.post({ type: 'requestHistory' });
       }
     });
     this.element.append(el('div', { class: 'tabs-row' }, this.strip, newTab, history), this.historyPanel);
@@ -43,16 +43,16 @@ export class TabsBar {
         role: 'tab', tabindex: active ? '0' : '-1', 'aria-selected': String(active), 'data-tab-id': tab.id,
         title: `${tab.title} — ${tab.agentLabel}${tab.waiting ? ' (waiting for your permission)' : tab.busy ? ' (working)' : ''}`,
       }, state, label, el('span', { class: 'tab-agent' }, tab.agentLabel));
-      item.addEventListener('click', () => postToHost({ type: 'selectTab', tabId: tab.id }));
+      item.addEventListener('click', () => this.post({ type: 'selectTab', tabId: tab.id }));
       item.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' || event.key === ' ') postToHost({ type: 'selectTab', tabId: tab.id });
+        if (event.key === 'Enter' || event.key === ' ') this.post({ type: 'selectTab', tabId: tab.id });
       });
       label.addEventListener('dblclick', () => this.rename(tab.id, label));
       if (active && tab.canFork) {
         const fork = el('button', { class: 'icon-button tab-fork', title: `Fork ${tab.title}: continue in a new tab from here`, 'aria-label': `Fork ${tab.title}` }, icon('repo-forked'));
         fork.addEventListener('click', (event) => {
           event.stopPropagation();
-          postToHost({ type: 'forkTab', tabId: tab.id });
+          this.post({ type: 'forkTab', tabId: tab.id });
         });
         item.append(fork);
       }
@@ -60,7 +60,7 @@ export class TabsBar {
         const close = el('button', { class: 'icon-button tab-close', title: `Close ${tab.title}`, 'aria-label': `Close ${tab.title}` }, icon('close'));
         close.addEventListener('click', (event) => {
           event.stopPropagation();
-          postToHost({ type: 'closeTab', tabId: tab.id });
+          this.post({ type: 'closeTab', tabId: tab.id });
         });
         item.append(close);
       }
@@ -76,10 +76,10 @@ export class TabsBar {
         el('span', { class: 'history-meta' }, `${item.agentLabel} · ${item.source === 'tandem' ? 'kept by Tandem' : 'from the agent'} ${timeAgo(item.updatedAt) ? `· ${timeAgo(item.updatedAt)}` : ''}`));
       open.addEventListener('click', () => {
         this.historyPanel.hidden = true;
-        postToHost({ type: 'openHistory', key: item.key });
+        this.post({ type: 'openHistory', key: item.key });
       });
       const remove = el('button', { class: 'icon-button', title: `Delete “${item.title}”`, 'aria-label': `Delete ${item.title}` }, icon('trash'));
-      remove.addEventListener('click', () => postToHost({ type: 'deleteHistory', key: item.key }));
+      remove.addEventListener('click', () => this.post({ type: 'deleteHistory', key: item.key }));
       return el('div', { class: 'history-item', 'data-key': item.key }, open, remove);
     });
     this.historyPanel.replaceChildren(
@@ -96,7 +96,7 @@ export class TabsBar {
     input.select();
     const finish = (save: boolean) => {
       const title = input.value.trim();
-      if (save && title) postToHost({ type: 'renameTab', tabId, title });
+      if (save && title) this.post({ type: 'renameTab', tabId, title });
       input.replaceWith(label);
     };
     input.addEventListener('keydown', (event) => {

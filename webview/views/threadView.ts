@@ -1,13 +1,15 @@
-import type { PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
+import { applyThreadDeltas } from '../../src/contract/threadDeltas';
+import type { NoticeAction, PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
+import { assertNever } from '../../src/util/assertNever';
 import { button, el, icon, textWithCode } from '../dom';
 import { StreamingMarkdown } from '../streamingMarkdown';
-import { postToHost } from '../vscodeApi';
-import { renderToolCard } from './toolCard';
+import type { PostToHost } from '../vscodeApi';
+import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
 
+/** An entry's element, and the markdown that streams into it for text entries. */
 interface Row {
-  entry: ThreadEntry;
   element: HTMLElement;
   markdown: StreamingMarkdown | null;
 }
@@ -21,17 +23,62 @@ const stopReasonText: Record<StopReasonView, string | null> = {
   error: 'The turn failed.',
 };
 
+const actionLabels: Record<NoticeAction, string> = { showLog: 'Show log', restartAgent: 'Restart', showTraffic: 'Show traffic' };
+
+const noticeIcons = { error: 'error', warning: 'warning', info: 'info' } as const;
+
+const planIcons = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass-filled' } as const;
+
+function plainRow(element: HTMLElement): Row {
+  return { element, markdown: null };
+}
+
+function markdownRow(entry: Extract<ThreadEntry, { kind: 'agentMessage' | 'thought' }>): Row {
+  const body = el('div', { class: entry.kind === 'thought' ? 'markdown thought-body' : 'markdown' });
+  const markdown = new StreamingMarkdown(body);
+  markdown.append(entry.text);
+  const element = entry.kind === 'thought'
+    ? el('details', { class: 'entry thought', 'data-entry-id': entry.id, open: '' }, el('summary', {}, icon('lightbulb'), ' Thinking'), body)
+    : el('div', { class: 'entry agent-message', 'data-entry-id': entry.id }, body);
+  return { element, markdown };
+}
+
+function renderTurnEnded(entry: Extract<ThreadEntry, { kind: 'turnEnded' }>): HTMLElement {
+  const text = stopReasonText[entry.stopReason];
+  if (text === null) return el('div', { class: 'entry turn-ended quiet', 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason });
+  const detail = entry.detail ? ` ${entry.detail}` : '';
+  return el('div', { class: `entry turn-ended reason-${entry.stopReason}`, 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason, role: 'status' },
+    icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'warning'), el('span', {}, textWithCode(`${text}${detail}`)));
+}
+
+function renderNotice(entry: Extract<ThreadEntry, { kind: 'notice' }>, post: PostToHost): HTMLElement {
+  const actions = entry.actions.map((action) => button(actionLabels[action], { secondary: true, onClick: () => post({ type: 'runAction', action }) }));
+  return el('div', { class: `entry notice severity-${entry.severity}`, 'data-entry-id': entry.id, role: entry.severity === 'error' ? 'alert' : 'status' },
+    icon(noticeIcons[entry.severity]),
+    el('span', { class: 'notice-text' }, textWithCode(entry.text)),
+    actions.length > 0 ? el('div', { class: 'notice-actions' }, ...actions) : null);
+}
+
+function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
+  const done = items.filter((item) => item.status === 'completed').length;
+  return el('div', { class: 'entry plan', 'data-entry-id': id },
+    el('div', { class: 'plan-header' }, icon('checklist'), ` Plan ${done}/${items.length}`),
+    el('ol', { class: 'plan-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(planIcons[item.status]), ` ${item.content}`))));
+}
+
 /**
- * The conversation. Entries are keyed by id; streamed text is appended and rendered once per
- * animation frame, and the view follows new content unless the user scrolled up.
+ * The conversation. The entries are the contract's list with the host's deltas applied; the
+ * rows follow the same deltas so only what changed is drawn again. Streamed text is appended and
+ * rendered once per animation frame, and the view follows new content unless the user scrolled up.
  */
 export class ThreadView {
+  private entries: ThreadEntry[] = [];
   private readonly rows = new Map<string, Row>();
   private dirty = new Set<Row>();
   private frameRequested = false;
   private followBottom = true;
 
-  constructor(private readonly container: HTMLElement) {
+  constructor(private readonly container: HTMLElement, private readonly cards: CardContext) {
     container.addEventListener('scroll', () => {
       this.followBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
     });
@@ -40,45 +87,61 @@ export class ThreadView {
       if (!anchor || anchor.classList.contains('location-link')) return;
       event.preventDefault();
       const href = anchor.getAttribute('href');
-      if (href && href !== '#') postToHost({ type: 'openLink', href });
+      if (href && href !== '#') cards.post({ type: 'openLink', href });
     });
   }
 
   /** Pending changes moved: edit cards show the current hunks. */
   refreshDiffCards(): void {
-    for (const row of [...this.rows.values()]) {
-      if (row.entry.kind === 'toolCall' && row.entry.tool.content.some((content) => content.type === 'diff')) this.update(row.entry);
+    for (const entry of this.entries) {
+      if (entry.kind === 'toolCall' && entry.tool.content.some((content) => content.type === 'diff')) this.update(entry);
+    }
+  }
+
+  /** These tool calls' cards are drawn again (a terminal pane came for them). */
+  refreshToolCalls(toolCallIds: readonly string[]): void {
+    if (toolCallIds.length === 0) return;
+    const wanted = new Set(toolCallIds);
+    for (const entry of this.entries) {
+      if (entry.kind === 'toolCall' && wanted.has(entry.tool.toolCallId)) this.update(entry);
     }
   }
 
   reset(entries: ThreadEntry[]): void {
-    this.rows.clear();
-    this.dirty.clear();
-    this.container.replaceChildren();
+    this.entries = entries;
+    this.clearRows();
     for (const entry of entries) this.add(entry);
     this.renderEmptyState();
-    this.followBottom = true;
     this.scheduleFrame();
   }
 
   apply(deltas: ThreadDelta[]): void {
-    for (const delta of deltas) {
-      switch (delta.type) {
-        case 'entryAdded':
-          this.add(delta.entry);
-          break;
-        case 'entryUpdated':
-          this.update(delta.entry);
-          break;
-        case 'textAppended':
-          this.appendText(delta.entryId, delta.text);
-          break;
-        case 'threadCleared':
-          this.reset([]);
-          break;
-      }
-    }
+    this.entries = applyThreadDeltas(this.entries, deltas);
+    for (const delta of deltas) this.draw(delta);
     this.scheduleFrame();
+  }
+
+  private draw(delta: ThreadDelta): void {
+    switch (delta.type) {
+      case 'entryAdded':
+        return this.add(delta.entry);
+      case 'entryUpdated':
+        return this.update(delta.entry);
+      case 'textAppended':
+        return this.appendText(delta.entryId, delta.text);
+      case 'threadCleared':
+        this.clearRows();
+        return this.renderEmptyState();
+      default:
+        return assertNever(delta, 'thread delta');
+    }
+  }
+
+  private clearRows(): void {
+    this.rows.clear();
+    this.dirty.clear();
+    this.container.replaceChildren();
+    this.followBottom = true;
   }
 
   private add(entry: ThreadEntry): void {
@@ -106,60 +169,33 @@ export class ThreadView {
   private appendText(entryId: string, text: string): void {
     const row = this.rows.get(entryId);
     if (!row) return;
-    const { entry } = row;
-    if (entry.kind === 'agentMessage' || entry.kind === 'thought' || entry.kind === 'user') entry.text += text;
     if (row.markdown) {
       row.markdown.append(text);
       this.dirty.add(row);
-    } else if (entry.kind === 'user') {
-      const body = row.element.querySelector('.user-text');
-      if (body) body.textContent = entry.text;
+    } else {
+      row.element.querySelector('.user-text')?.append(text);
     }
   }
 
   private createRow(entry: ThreadEntry): Row {
     switch (entry.kind) {
       case 'user':
-        return { entry, element: el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text)), markdown: null };
-      case 'agentMessage': {
-        const body = el('div', { class: 'markdown' });
-        const markdown = new StreamingMarkdown(body);
-        markdown.append(entry.text);
-        return { entry, element: el('div', { class: 'entry agent-message', 'data-entry-id': entry.id }, body), markdown };
-      }
-      case 'thought': {
-        const body = el('div', { class: 'markdown thought-body' });
-        const markdown = new StreamingMarkdown(body);
-        markdown.append(entry.text);
-        const details = el('details', { class: 'entry thought', 'data-entry-id': entry.id, open: '' }, el('summary', {}, icon('lightbulb'), ' Thinking'), body);
-        return { entry, element: details, markdown };
-      }
+        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text)));
+      case 'agentMessage':
+      case 'thought':
+        return markdownRow(entry);
       case 'toolCall':
-        return { entry, element: el('div', { class: 'entry', 'data-entry-id': entry.id }, renderToolCard(entry.tool)), markdown: null };
+        return plainRow(el('div', { class: 'entry', 'data-entry-id': entry.id }, renderToolCard(entry.tool, this.cards)));
       case 'plan':
-        return { entry, element: renderPlan(entry.id, entry.items), markdown: null };
-      case 'turnEnded': {
-        const text = stopReasonText[entry.stopReason];
-        const detail = entry.detail ? ` ${entry.detail}` : '';
-        const element = text === null
-          ? el('div', { class: 'entry turn-ended quiet', 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason })
-          : el('div', { class: `entry turn-ended reason-${entry.stopReason}`, 'data-entry-id': entry.id, 'data-stop-reason': entry.stopReason, role: 'status' },
-            icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'warning'), el('span', {}, textWithCode(`${text}${detail}`)));
-        return { entry, element, markdown: null };
-      }
-      case 'notice': {
-        const actions = entry.actions.map((action) => button(actionLabels[action], {
-          secondary: true,
-          onClick: () => postToHost({ type: 'runAction', action }),
-        }));
-        const element = el('div', { class: `entry notice severity-${entry.severity}`, 'data-entry-id': entry.id, role: entry.severity === 'error' ? 'alert' : 'status' },
-          icon(entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'),
-          el('span', { class: 'notice-text' }, textWithCode(entry.text)),
-          actions.length > 0 ? el('div', { class: 'notice-actions' }, ...actions) : null);
-        return { entry, element, markdown: null };
-      }
+        return plainRow(renderPlan(entry.id, entry.items));
+      case 'turnEnded':
+        return plainRow(renderTurnEnded(entry));
+      case 'notice':
+        return plainRow(renderNotice(entry, this.cards.post));
       case 'elicitation':
-        return { entry, element: el('div', { class: 'entry', 'data-entry-id': entry.id }, renderElicitation(entry.elicitation)), markdown: null };
+        return plainRow(el('div', { class: 'entry', 'data-entry-id': entry.id }, renderElicitation(entry.elicitation, this.cards.post)));
+      default:
+        return assertNever(entry, 'thread entry');
     }
   }
 
@@ -182,15 +218,4 @@ export class ThreadView {
       if (unfinished.length > 0) this.scheduleFrame();
     });
   }
-}
-
-const actionLabels = { showLog: 'Show log', restartAgent: 'Restart', showTraffic: 'Show traffic' } as const;
-
-const planIcons = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass-filled' } as const;
-
-function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
-  const done = items.filter((item) => item.status === 'completed').length;
-  return el('div', { class: 'entry plan', 'data-entry-id': id },
-    el('div', { class: 'plan-header' }, icon('checklist'), ` Plan ${done}/${items.length}`),
-    el('ol', { class: 'plan-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(planIcons[item.status]), ` ${item.content}`))));
 }

@@ -4,6 +4,7 @@ import type { AgentChannel } from './agentChannel';
 import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
+import { LegacyModelsReader, type LegacyModels } from './legacyModels';
 
 /** The session capabilities in a raw `initialize` answer, or null for any other frame. */
 function unstableSessionCapabilities(line: string): Record<string, unknown> | null {
@@ -35,13 +36,18 @@ export class AcpConnection {
    * unstable members (such as `fork`) while validating, so they are read from the raw frame.
    */
   rawSessionCapabilities: Record<string, unknown> | null = null;
+  private readonly legacyModelsReader = new LegacyModelsReader();
 
   constructor(agentProcess: Pick<AgentChannel, 'stdin' | 'stdout'>, onFrame: FrameListener, private readonly ports: ClientPorts) {
     const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', (frame) => {
       if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
+      this.legacyModelsReader.received(frame.text);
       onFrame(frame);
     }));
-    const toAgentTee = lineTee('out', onFrame);
+    const toAgentTee = lineTee('out', (frame) => {
+      this.legacyModelsReader.sent(frame.text);
+      onFrame(frame);
+    });
     void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
     const app = acp
       .client({ name: clientInfo.name })
@@ -72,6 +78,11 @@ export class AcpConnection {
     });
     this.initializeResponse = response;
     return response;
+  }
+
+  /** Gemini CLI's legacy `models` of a session this connection opened, read from the raw answer (the SDK drops the field). */
+  legacyModels(sessionId: string): LegacyModels | null {
+    return this.legacyModelsReader.models(sessionId);
   }
 
   authenticate(methodId: string): Promise<acp.AuthenticateResponse> {

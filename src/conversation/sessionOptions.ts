@@ -1,12 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfigChoiceView, ConfigControlView } from '../contract/conversationView';
 import type { SessionFacts, SessionFactsOwner } from '../thread/threadModel';
-
-/** Gemini CLI's legacy `models` object from `session/new` (not in the schema, so the SDK drops it). */
-export interface LegacyModels {
-  availableModels: { modelId: string; name: string; description: string | null }[];
-  currentModelId: string;
-}
+import type { LegacyModels } from '../acp/legacyModels';
 
 /** How a picker's change reaches the agent. */
 export interface SessionOptionRequests {
@@ -137,35 +132,4 @@ export class SessionOptions {
       return { ...base, kind: 'select', currentValue: typeof pending === 'string' ? pending : option.currentValue, choices: choicesOf(option) };
     });
   }
-}
-
-/** Reads Gemini's legacy `models` from a `session/new` result, raw or as the SDK passed it on. */
-export function parseLegacyModels(result: unknown): LegacyModels | null {
-  if (!result || typeof result !== 'object') return null;
-  const models = (result as { models?: unknown }).models;
-  if (!models || typeof models !== 'object') return null;
-  const { availableModels, currentModelId } = models as { availableModels?: unknown; currentModelId?: unknown };
-  if (!Array.isArray(availableModels) || typeof currentModelId !== 'string') return null;
-  const parsed = availableModels.flatMap((model: unknown) => {
-    if (!model || typeof model !== 'object') return [];
-    const { modelId, name, description } = model as { modelId?: unknown; name?: unknown; description?: unknown };
-    if (typeof modelId !== 'string') return [];
-    return [{ modelId, name: typeof name === 'string' ? name : modelId, description: typeof description === 'string' ? description : null }];
-  });
-  return parsed.length > 0 ? { availableModels: parsed, currentModelId } : null;
-}
-
-/** The `session/new` (or load/resume) answer for `sessionId` among raw inbound frames, newest first. */
-export function findSessionResult(frames: readonly { direction: string; text: string }[], sessionId: string): unknown {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const frame = frames[i];
-    if (!frame || frame.direction !== 'in' || !frame.text.includes('"result"') || !frame.text.includes(sessionId) || !frame.text.includes('currentModelId')) continue;
-    try {
-      const message = JSON.parse(frame.text) as { result?: unknown };
-      if (message.result) return message.result;
-    } catch {
-      // Not JSON: the frame log keeps malformed lines too.
-    }
-  }
-  return null;
 }

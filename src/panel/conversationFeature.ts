@@ -3,12 +3,21 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { HostToWebview, WebviewToHost } from '../contract/messages';
 import type { ConversationView, MentionView, PromptImageView, UsageView } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
-import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
+import { CoalescedTask } from '../util/coalescedTask';
 import type { FrameStore } from '../acp/frames';
+import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
+import type { LocationView } from '../contract/viewModel';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { SessionController } from '../conversation/sessionController';
-import { findSessionResult, LEGACY_MODEL_ID, parseLegacyModels, SessionOptions } from '../conversation/sessionOptions';
+import { LEGACY_MODEL_ID, SessionOptions } from '../conversation/sessionOptions';
+import type { SessionFactName } from '../thread/threadModel';
 import { commandViews, usageView } from './usageView';
+
+/** The session facts this view shows (the title travels with the tabs). */
+const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions']);
+
+/** Usage updates can come several per second; one message per frame interval is plenty. */
+const POST_DELAY_MS = 30;
 
 /** What only the editor can do for the conversation controls; each one is optional. */
 export interface ConversationEditor {
@@ -37,12 +46,12 @@ export class ConversationFeature implements Disposable {
   private attached: Disposable | null = null;
   private followAgent = false;
   private lastRevealed = '';
-  private postTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly postTask = new CoalescedTask(POST_DELAY_MS, () => this.postConversation());
   private readonly subscriptions = new DisposableStore();
 
   constructor(
     private readonly post: (message: HostToWebview) => void,
-    private readonly frames: FrameStore,
+    _frames: FrameStore,
     private readonly editor: ConversationEditor = {},
     private readonly policy: PermissionPolicy | null = null,
   ) {
@@ -60,10 +69,13 @@ export class ConversationFeature implements Disposable {
     const store = new DisposableStore();
     store.add(session.onConnectionChanged(() => {
       this.syncOptions(session);
-      this.schedulePost();
+      this.postTask.schedule();
     }));
-    store.add(session.onAppliedUpdate((update) => this.onUpdate(update)));
-    store.add(session.onTurnChanged(() => this.schedulePost()));
+    store.add(session.thread.onFactChanged((name) => {
+      if (shownFacts.has(name)) this.postTask.schedule();
+    }));
+    store.add(session.thread.onToolCallLocated(({ locations }) => this.follow(locations)));
+    store.add(session.onTurnChanged(() => this.postTask.schedule()));
     store.add(toDisposable(() => {
       if (this.session === session) this.session = null;
     }));
@@ -134,7 +146,7 @@ export class ConversationFeature implements Disposable {
   }
 
   dispose(): void {
-    if (this.postTimer) clearTimeout(this.postTimer);
+    this.postTask.dispose();
     this.attached?.dispose();
     this.subscriptions.dispose();
   }
@@ -163,10 +175,8 @@ export class ConversationFeature implements Disposable {
     const sessionId = session.live?.sessionId ?? null;
     if (!state || !sessionId || state.sessionId === sessionId) return;
     state.sessionId = sessionId;
-    const response = session.newSessionResponse;
-    // The SDK drops fields the schema does not know; Gemini's legacy `models` is read from the raw answer.
-    const models = parseLegacyModels(response) ?? parseLegacyModels(findSessionResult(this.frames.frames(), sessionId));
-    state.options.reset(response?.modes ?? null, models);
+    const models = session.live?.connection.legacyModels(sessionId) ?? null;
+    state.options.reset(session.newSessionResponse?.modes ?? null, models);
     const defaultModel = session.agent.defaultConfigOptions.model;
     if (defaultModel && models && models.currentModelId !== defaultModel && state.options.accepts(LEGACY_MODEL_ID, defaultModel)) void this.applyLegacyDefault(session, state.options, defaultModel);
   }
@@ -179,41 +189,18 @@ export class ConversationFeature implements Disposable {
       setConfigOption: () => Promise.reject(new Error('no config options')),
       setMode: () => Promise.reject(new Error('not a mode')),
       setModel: (id) => live.connection.setModel(live.sessionId, id),
-    }, () => this.schedulePost());
+    }, () => this.postTask.schedule());
     if (refused) session.thread.addNotice('warning', `A default from tandem.agents.${session.agent.id} was not accepted: ${refused}`, ['showLog']);
   }
 
-  private onUpdate(update: acp.SessionUpdate): void {
-    switch (update.sessionUpdate) {
-      case 'usage_update':
-      case 'config_option_update':
-      case 'current_mode_update':
-      case 'available_commands_update':
-        this.schedulePost();
-        return;
-      case 'tool_call':
-      case 'tool_call_update':
-        if (this.followAgent && update.locations?.length) this.reveal(update.locations[update.locations.length - 1]);
-        return;
-      default:
-        return;
-    }
-  }
-
-  private reveal(location: acp.ToolCallLocation | undefined): void {
-    if (!location) return;
+  /** "Follow the agent": show the last place it named, once per place in a row. */
+  private follow(locations: readonly LocationView[]): void {
+    const location = locations.at(-1);
+    if (!this.followAgent || !location) return;
     const key = `${location.path}:${location.line ?? ''}`;
     if (key === this.lastRevealed) return;
     this.lastRevealed = key;
-    this.editor.revealLocation?.(location.path, location.line ?? null);
-  }
-
-  /** Usage updates can come several per second; one message per frame interval is plenty. */
-  private schedulePost(): void {
-    this.postTimer ??= setTimeout(() => {
-      this.postTimer = null;
-      this.postConversation();
-    }, 30);
+    this.editor.revealLocation?.(location.path, location.line);
   }
 
   private postConversation(): void {

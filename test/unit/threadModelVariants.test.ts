@@ -7,7 +7,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
 import { MemoryGrantStore, PermissionPolicy, toolPaths } from '../../src/permissions/permissionPolicy';
-import { findSessionResult, parseLegacyModels, SessionOptions } from '../../src/conversation/sessionOptions';
+import { SessionOptions } from '../../src/conversation/sessionOptions';
+import { LegacyModelsReader, parseLegacyModels } from '../../src/acp/legacyModels';
 import { turnUsage, usageView } from '../../src/panel/usageView';
 import { parseProjectRules } from '../../src/permissions/projectRules';
 import { findTrigger, matchCommands } from '../../webview/completionMatch';
@@ -91,9 +92,13 @@ describe('thread model: every update variant', () => {
 describe('session options, usage and commands (pure)', () => {
   test('legacy models are read from the raw session/new answer; mode, model, thought level come first', () => {
     const raw = { sessionId: 's1', models: { availableModels: [{ modelId: 'auto', name: 'Auto', description: 'Let it pick' }, { modelId: 'pro' }], currentModelId: 'auto' } };
-    const frames = [{ direction: 'in', text: JSON.stringify({ jsonrpc: '2.0', id: 3, result: raw }) }, { direction: 'in', text: 'not json' }];
-    assert.deepEqual(parseLegacyModels(findSessionResult(frames, 's1')), { availableModels: [{ modelId: 'auto', name: 'Auto', description: 'Let it pick' }, { modelId: 'pro', name: 'pro', description: null }], currentModelId: 'auto' });
-    assert.equal(findSessionResult(frames, 'other'), null);
+    const expected = { availableModels: [{ modelId: 'auto', name: 'Auto', description: 'Let it pick' }, { modelId: 'pro', name: 'pro', description: null }], currentModelId: 'auto' };
+    assert.deepEqual(parseLegacyModels(raw), expected);
+    const reader = new LegacyModelsReader();
+    reader.sent(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }));
+    for (const line of [JSON.stringify({ jsonrpc: '2.0', id: 3, result: raw }), 'not json']) reader.received(line);
+    assert.deepEqual(reader.models('s1'), expected);
+    assert.equal(reader.models('other'), null);
     const thread = new ThreadModel();
     thread.setFact('configOptions', [
       { id: 'x', name: 'Custom', type: 'select' as const, currentValue: 'a', options: [{ value: 'a', name: 'A' }] },

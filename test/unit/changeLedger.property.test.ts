@@ -156,6 +156,110 @@ function applyKept(before: string | null, after: string | null, hunks: readonly 
 
 const roundTrip = (ledger: ChangeLedger) => ChangeLedger.fromJSON(JSON.parse(JSON.stringify(ledger.toJSON())) as LedgerSnapshot);
 
+/**
+ * The user's edit: one line two or more lines away from every hunk, and with an EOL (so the final
+ * line stays final), replaced; undefined when there are no hunks or no such line.
+ */
+function editAwayFromHunks(random: Random, text: string, hunks: readonly HunkView[], replacement: string): { line: number; eol: string; text: string } | undefined {
+  const lines = split(text);
+  const free = lines.map((_, i) => i).filter((i) => /(\r\n|\r|\n)$/.test(lines[i] ?? '')
+    && hunks.every((hunk) => i < hunk.currentStart - 1 || i > hunk.currentStart + hunk.currentLineCount));
+  if (hunks.length === 0 || free.length === 0) return undefined;
+  const line = random.pick(free);
+  const eol = lines[line]?.match(/(\r\n|\r|\n)$/)?.[0] ?? '';
+  lines[line] = `${replacement}${eol}`;
+  return { line, eol, text: lines.join('') };
+}
+
+type Disk = Map<string, string | null>;
+
+/** What the editor/disk holds after the adapter writes every text the ledger returned. */
+function writeAll(disk: Disk, writes: readonly { path: string; text: string | null }[] | null): void {
+  for (const { path, text } of writes ?? []) disk.set(path, text);
+}
+
+/** An agent writes a file: an edit of what the disk holds (or of a new random text), sometimes a deletion. */
+function recordAgentWrite(random: Random, ledger: ChangeLedger, disk: Disk, paths: readonly string[]): void {
+  const path = random.pick(paths);
+  const before = disk.has(path) ? (disk.get(path) ?? null) : randomText(random);
+  const after = random.chance(0.05) ? null : randomEdit(random, before ?? '');
+  ledger.record(path, { before, after, origin: random.chance(0.5) ? 'editor' : 'disk' });
+  disk.set(path, after);
+}
+
+/** A user or review action on a pending file; false when `action` names none that applies (the caller undoes all). */
+function reviewAction(random: Random, ledger: ChangeLedger, disk: Disk, action: number, file: FileChangeView, hunk: HunkView | undefined): boolean {
+  if (action === 2 && ledger.currentText(file.path)) {
+    const text = randomEdit(random, ledger.currentText(file.path) ?? '');
+    ledger.updateCurrent(file.path, text);
+    disk.set(file.path, text);
+  } else if (action === 3 && hunk) {
+    ledger.keepHunk(file.path, hunk.id);
+  } else if (action === 4 && hunk) {
+    writeAll(disk, [ledger.undoHunk(file.path, hunk.id)]);
+  } else if (action === 5) {
+    writeAll(disk, ledger.redoLastUndo());
+  } else if (action === 6) {
+    if (random.chance(0.5)) ledger.keepFile(file.path);
+    else writeAll(disk, [ledger.undoFile(file.path)]);
+  } else if (action === 8) {
+    ledger.takeUndoSummary();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/** One random action of any kind; returns the ledger to go on with (a JSON round trip replaces it). */
+function randomAction(random: Random, ledger: ChangeLedger, disk: Disk, paths: readonly string[]): ChangeLedger {
+  const files = ledger.files();
+  const file = files.length > 0 ? random.pick(files) : undefined;
+  const hunk = file && file.hunks.length > 0 ? random.pick(file.hunks) : undefined;
+  const action = random.int(10);
+  if (action <= 1 || !file) recordAgentWrite(random, ledger, disk, paths);
+  else if (action === 7) return roundTrip(ledger);
+  else if (!reviewAction(random, ledger, disk, action, file, hunk)) writeAll(disk, ledger.undoAll());
+  return ledger;
+}
+
+/** After every step: the ledger agrees with the disk, every file differs from its base, hunks describe it, ids are unique. */
+function assertInvariants(ledger: ChangeLedger, disk: Disk, seed: number, step: number): void {
+  const ids = new Set<string>();
+  for (const view of ledger.files()) {
+    assert.equal(ledger.currentText(view.path), disk.get(view.path), `seed ${seed} step ${step}: the ledger's current text is what the editor holds`);
+    assert.notEqual(ledger.baseText(view.path), ledger.currentText(view.path));
+    assertHunksDescribe(view, ledger.baseText(view.path) ?? null, ledger.currentText(view.path) ?? null);
+    for (const { id } of view.hunks) {
+      assert.ok(!ids.has(id), `seed ${seed}: hunk ids are unique`);
+      ids.add(id);
+    }
+  }
+}
+
+/** One step of a replayable action sequence drawn from `actions`, logging what each action returned. */
+function loggedAction(actions: Random, ledger: ChangeLedger, log: unknown[]): void {
+  const files = ledger.files();
+  const hunk = files.length > 0 ? actions.pick(files).hunks[0] : undefined;
+  const path = files[0]?.path;
+  const pathOf = (target: HunkView) => files.find((file) => file.hunks.includes(target))?.path ?? '';
+  const choice = actions.int(6);
+  if (choice === 0 || !path) {
+    const change = randomChange(actions);
+    ledger.record(`p${actions.int(3)}`, { ...change, origin: 'disk' });
+  } else if (choice === 1 && hunk) {
+    log.push(ledger.undoHunk(pathOf(hunk), hunk.id));
+  } else if (choice === 2 && hunk) {
+    ledger.keepHunk(pathOf(hunk), hunk.id);
+  } else if (choice === 3) {
+    log.push(ledger.redoLastUndo());
+  } else if (choice === 4) {
+    log.push(ledger.undoFile(path));
+  } else {
+    log.push(ledger.takeUndoSummary());
+  }
+  log.push(ledger.files());
+}
+
 const CASES = 400;
 const PATH = 'dir/file.txt';
 
@@ -266,17 +370,11 @@ describe('ChangeLedger properties', () => {
       const ledger = new ChangeLedger();
       ledger.record(PATH, { before, after, origin: 'editor' });
       const hunks = ledger.file(PATH)?.hunks ?? [];
-      const lines = split(after);
-      // A line two or more lines away from every hunk, with an EOL (so the final line stays final).
-      const free = lines.map((_, i) => i).filter((i) => /(\r\n|\r|\n)$/.test(lines[i] ?? '')
-        && hunks.every((hunk) => i < hunk.currentStart - 1 || i > hunk.currentStart + hunk.currentLineCount));
-      if (hunks.length === 0 || free.length === 0) continue;
+      const userEdit = editAwayFromHunks(random, after, hunks, `USER EDIT ${seed}`);
+      if (!userEdit) continue;
       edited++;
-      const line = random.pick(free);
-      const eol = lines[line]?.match(/(\r\n|\r|\n)$/)?.[0] ?? '';
-      const userLines = [...lines];
-      userLines[line] = `USER EDIT ${seed}${eol}`;
-      ledger.updateCurrent(PATH, userLines.join(''));
+      const { line, eol } = userEdit;
+      ledger.updateCurrent(PATH, userEdit.text);
       assert.equal(ledger.baseText(PATH), before);
       const now = ledger.file(PATH)?.hunks ?? [];
       assert.equal(now.length, hunks.length + 1, `seed ${seed}`);
@@ -302,51 +400,10 @@ describe('ChangeLedger properties', () => {
       const random = new Random(seed * 48271);
       let ledger = new ChangeLedger();
       // What the editor/disk holds, as the adapter would after writing every returned text.
-      const disk = new Map<string, string | null>();
-      const write = (writes: readonly { path: string; text: string | null }[] | null) => {
-        for (const { path, text } of writes ?? []) disk.set(path, text);
-      };
+      const disk: Disk = new Map();
       for (let step = 0; step < 15; step++) {
-        const files = ledger.files();
-        const file = files.length > 0 ? random.pick(files) : undefined;
-        const hunk = file && file.hunks.length > 0 ? random.pick(file.hunks) : undefined;
-        const action = random.int(10);
-        if (action <= 1 || !file) {
-          const path = random.pick(paths);
-          const before = disk.has(path) ? (disk.get(path) ?? null) : randomText(random);
-          const after = random.chance(0.05) ? null : randomEdit(random, before ?? '');
-          ledger.record(path, { before, after, origin: random.chance(0.5) ? 'editor' : 'disk' });
-          disk.set(path, after);
-        } else if (action === 2 && ledger.currentText(file.path)) {
-          const text = randomEdit(random, ledger.currentText(file.path) ?? '');
-          ledger.updateCurrent(file.path, text);
-          disk.set(file.path, text);
-        } else if (action === 3 && hunk) {
-          ledger.keepHunk(file.path, hunk.id);
-        } else if (action === 4 && hunk) {
-          write([ledger.undoHunk(file.path, hunk.id)]);
-        } else if (action === 5) {
-          write(ledger.redoLastUndo());
-        } else if (action === 6) {
-          if (random.chance(0.5)) ledger.keepFile(file.path);
-          else write([ledger.undoFile(file.path)]);
-        } else if (action === 7) {
-          ledger = roundTrip(ledger);
-        } else if (action === 8) {
-          ledger.takeUndoSummary();
-        } else {
-          write(ledger.undoAll());
-        }
-        const ids = new Set<string>();
-        for (const view of ledger.files()) {
-          assert.equal(ledger.currentText(view.path), disk.get(view.path), `seed ${seed} step ${step}: the ledger's current text is what the editor holds`);
-          assert.notEqual(ledger.baseText(view.path), ledger.currentText(view.path));
-          assertHunksDescribe(view, ledger.baseText(view.path) ?? null, ledger.currentText(view.path) ?? null);
-          for (const { id } of view.hunks) {
-            assert.ok(!ids.has(id), `seed ${seed}: hunk ids are unique`);
-            ids.add(id);
-          }
-        }
+        ledger = randomAction(random, ledger, disk, paths);
+        assertInvariants(ledger, disk, seed, step);
       }
     }
   });
@@ -360,25 +417,7 @@ describe('ChangeLedger properties', () => {
         const log: unknown[] = [];
         for (let step = 0; step < 12; step++) {
           if (persist && random.chance(0.3)) ledger = roundTrip(ledger);
-          const files = ledger.files();
-          const hunk = files.length > 0 ? actions.pick(files).hunks[0] : undefined;
-          const path = files[0]?.path;
-          const choice = actions.int(6);
-          if (choice === 0 || !path) {
-            const change = randomChange(actions);
-            ledger.record(`p${actions.int(3)}`, { ...change, origin: 'disk' });
-          } else if (choice === 1 && hunk) {
-            log.push(ledger.undoHunk(files.find((file) => file.hunks.includes(hunk))?.path ?? '', hunk.id));
-          } else if (choice === 2 && hunk) {
-            ledger.keepHunk(files.find((file) => file.hunks.includes(hunk))?.path ?? '', hunk.id);
-          } else if (choice === 3) {
-            log.push(ledger.redoLastUndo());
-          } else if (choice === 4) {
-            log.push(ledger.undoFile(path));
-          } else {
-            log.push(ledger.takeUndoSummary());
-          }
-          log.push(ledger.files());
+          loggedAction(actions, ledger, log);
         }
         return log;
       };

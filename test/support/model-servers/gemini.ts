@@ -113,32 +113,31 @@ const KNOWN_SIDE_ANSWERS: Record<string, unknown> = {
   complexity_score: 1,
 };
 
+const smallestNumber = (schema: Record<string, unknown>) => (typeof schema.minimum === "number" ? schema.minimum : 0);
+
+/** Smallest value of each scalar schema type; any other type (or none) is answered as an object. */
+const SCALAR_VALUES = new Map<string, (schema: Record<string, unknown>) => unknown>([
+  ["string", () => "Scripted"],
+  ["number", smallestNumber],
+  ["integer", smallestNumber],
+  ["boolean", () => false],
+  ["array", () => []],
+  ["null", () => null],
+]);
+
 /** Smallest value matching a (JSON or OpenAPI-style) schema; known property names get KNOWN_SIDE_ANSWERS. */
 export function valueForSchema(schema: unknown, depth = 0): unknown {
   if (!isRecord(schema) || depth > 8) return null;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum.includes("user") ? "user" : schema.enum[0];
   const type = (Array.isArray(schema.type) ? schema.type[0] : schema.type) as unknown;
-  switch (typeof type === "string" ? type.toLowerCase() : "object") {
-    case "string":
-      return "Scripted";
-    case "number":
-    case "integer":
-      return typeof schema.minimum === "number" ? schema.minimum : 0;
-    case "boolean":
-      return false;
-    case "array":
-      return [];
-    case "null":
-      return null;
-    default: {
-      const properties = isRecord(schema.properties) ? schema.properties : {};
-      const out: Record<string, unknown> = {};
-      for (const [key, sub] of Object.entries(properties)) {
-        out[key] = key in KNOWN_SIDE_ANSWERS ? KNOWN_SIDE_ANSWERS[key] : valueForSchema(sub, depth + 1);
-      }
-      return out;
-    }
+  const scalar = typeof type === "string" ? SCALAR_VALUES.get(type.toLowerCase()) : undefined;
+  if (scalar) return scalar(schema);
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(properties)) {
+    out[key] = key in KNOWN_SIDE_ANSWERS ? KNOWN_SIDE_ANSWERS[key] : valueForSchema(sub, depth + 1);
   }
+  return out;
 }
 
 interface StreamContext {

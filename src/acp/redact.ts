@@ -7,29 +7,33 @@ const secretValue = /\b(sk-[A-Za-z0-9_-]{12,}|sk-ant-[A-Za-z0-9_-]{8,}|AIza[0-9A
 export const REDACTED = '«redacted»';
 
 export function redactValue(value: unknown, key: string | null = null, insideEnv = false): unknown {
-  if (typeof value === 'string') {
-    if (insideEnv || (key !== null && secretKey.test(key))) return value.length > 0 ? REDACTED : value;
-    return value.replace(secretValue, REDACTED);
-  }
+  if (typeof value === 'string') return redactString(value, key, insideEnv);
   if (Array.isArray(value)) {
     // ACP passes env as [{name, value}] lists (terminal/create, MCP servers).
     return value.map((item) => redactValue(item, null, insideEnv));
   }
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    const record = value as Record<string, unknown>;
-    const isEnvPair = insideEnv && typeof record.name === 'string' && 'value' in record;
-    for (const [childKey, child] of Object.entries(record)) {
-      if (isEnvPair && childKey === 'name') {
-        out[childKey] = child;
-        continue;
-      }
-      const childInEnv = insideEnv || childKey === 'env' || childKey === 'headers';
-      out[childKey] = redactValue(child, childKey, childInEnv);
-    }
-    return out;
-  }
+  if (value !== null && typeof value === 'object') return redactRecord(value as Record<string, unknown>, insideEnv);
   return value;
+}
+
+function redactString(value: string, key: string | null, insideEnv: boolean): string {
+  if (insideEnv || (key !== null && secretKey.test(key))) return value.length > 0 ? REDACTED : value;
+  return value.replace(secretValue, REDACTED);
+}
+
+function redactRecord(record: Record<string, unknown>, insideEnv: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // The variable's name in an env pair is no secret; its value is.
+  const isEnvPair = insideEnv && typeof record.name === 'string' && 'value' in record;
+  for (const [childKey, child] of Object.entries(record)) {
+    if (isEnvPair && childKey === 'name') {
+      out[childKey] = child;
+      continue;
+    }
+    const childInEnv = insideEnv || childKey === 'env' || childKey === 'headers';
+    out[childKey] = redactValue(child, childKey, childInEnv);
+  }
+  return out;
 }
 
 /** Redacts one frame; a line that is not JSON is still scrubbed of key-shaped strings. */

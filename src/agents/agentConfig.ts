@@ -97,35 +97,45 @@ export function resolveAgents(
   const problems: string[] = [];
   const agents: AgentDefinition[] = presets.map((preset) => ({ ...preset, defaultMode: null, defaultConfigOptions: {} }));
   for (const [id, raw] of Object.entries(userSettings)) {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-      problems.push(`tandem.agents.${id} must be an object with a "command".`);
-      continue;
-    }
-    const entry = raw as AgentServerSettings;
-    const existing = agents.find((agent) => agent.id === id);
-    const command = typeof entry.command === 'string' && entry.command.trim() ? entry.command.trim() : undefined;
-    if (!existing && !command) {
-      problems.push(`tandem.agents.${id} has no "command", so it cannot be started.`);
-      continue;
-    }
-    const base: AgentDefinition = existing ?? {
-      id, label: id, description: 'Custom agent from tandem.agents.', command: command ?? '', args: [], env: {},
-      defaultMode: null, defaultConfigOptions: {}, installHint: null, authMethodWhenKeyInEnv: null,
-    };
-    const merged: AgentDefinition = {
-      ...base,
-      label: typeof entry.label === 'string' && entry.label ? entry.label : base.label,
-      command: command ?? base.command,
-      args: Array.isArray(entry.args) ? stringArray(entry.args) : (command ? [] : base.args),
-      env: { ...base.env, ...stringRecord(entry.env) },
-      defaultMode: entry.default_mode ?? entry.defaultMode ?? base.defaultMode,
-      defaultConfigOptions: { ...base.defaultConfigOptions, ...stringRecord(entry.default_config_options), ...stringRecord(entry.defaultConfigOptions) },
-      // A user-provided command is the user's own install; the preset's hint no longer applies.
-      installHint: command ? null : base.installHint,
-      shareProcess: entry.share_process ?? entry.shareProcess ?? base.shareProcess,
-    };
-    if (existing) agents[agents.indexOf(existing)] = merged;
-    else agents.push(merged);
+    const index = agents.findIndex((agent) => agent.id === id);
+    const resolved = applyUserEntry(id, raw, agents[index]);
+    if (typeof resolved === 'string') problems.push(resolved);
+    else if (index >= 0) agents[index] = resolved;
+    else agents.push(resolved);
   }
   return { agents, problems };
+}
+
+/** One `tandem.agents` entry over the agent it adjusts, if any; a string says why the entry is unusable. */
+function applyUserEntry(id: string, raw: unknown, existing: AgentDefinition | undefined): AgentDefinition | string {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return `tandem.agents.${id} must be an object with a "command".`;
+  const entry = raw as AgentServerSettings;
+  const command = typeof entry.command === 'string' && entry.command.trim() ? entry.command.trim() : undefined;
+  if (existing) return mergeEntry(existing, entry, command);
+  if (!command) return `tandem.agents.${id} has no "command", so it cannot be started.`;
+  return mergeEntry({
+    id, label: id, description: 'Custom agent from tandem.agents.', command, args: [], env: {},
+    defaultMode: null, defaultConfigOptions: {}, installHint: null, authMethodWhenKeyInEnv: null,
+  }, entry, command);
+}
+
+function mergeEntry(base: AgentDefinition, entry: AgentServerSettings, command: string | undefined): AgentDefinition {
+  return {
+    ...base,
+    label: typeof entry.label === 'string' && entry.label ? entry.label : base.label,
+    command: command ?? base.command,
+    args: argsOf(base, entry, command),
+    env: { ...base.env, ...stringRecord(entry.env) },
+    defaultMode: entry.default_mode ?? entry.defaultMode ?? base.defaultMode,
+    defaultConfigOptions: { ...base.defaultConfigOptions, ...stringRecord(entry.default_config_options), ...stringRecord(entry.defaultConfigOptions) },
+    // A user-provided command is the user's own install; the preset's hint no longer applies.
+    installHint: command ? null : base.installHint,
+    shareProcess: entry.share_process ?? entry.shareProcess ?? base.shareProcess,
+  };
+}
+
+/** A preset's arguments belong to the preset's command: a user's own command starts with none. */
+function argsOf(base: AgentDefinition, entry: AgentServerSettings, command: string | undefined): string[] {
+  if (Array.isArray(entry.args)) return stringArray(entry.args);
+  return command ? [] : base.args;
 }

@@ -32,20 +32,23 @@ function packageDistribution(value: unknown): PackageDistribution | null {
   return isRecord(value) && typeof value.package === 'string' ? { package: value.package, args: strings(value.args), env: stringMap(value.env) } : null;
 }
 
+function binaryTargets(value: unknown): Record<string, BinaryTarget> {
+  const binary: Record<string, BinaryTarget> = {};
+  if (!isRecord(value)) return binary;
+  for (const [platform, target] of Object.entries(value)) {
+    if (isRecord(target) && typeof target.archive === 'string' && typeof target.cmd === 'string') {
+      binary[platform] = { archive: target.archive, cmd: target.cmd, args: strings(target.args), env: stringMap(target.env) };
+    }
+  }
+  return binary;
+}
+
 /** Agents with at least a name and one way to run them; the rest are skipped. */
 export function parseRegistry(json: unknown): RegistryAgent[] {
   if (!isRecord(json) || !Array.isArray(json.agents)) throw new Error('This is not an ACP registry: it has no "agents" list.');
   const agents: RegistryAgent[] = [];
   for (const raw of json.agents) {
     if (!isRecord(raw) || typeof raw.id !== 'string' || typeof raw.name !== 'string' || !isRecord(raw.distribution)) continue;
-    const binary: Record<string, BinaryTarget> = {};
-    if (isRecord(raw.distribution.binary)) {
-      for (const [platform, target] of Object.entries(raw.distribution.binary)) {
-        if (isRecord(target) && typeof target.archive === 'string' && typeof target.cmd === 'string') {
-          binary[platform] = { archive: target.archive, cmd: target.cmd, args: strings(target.args), env: stringMap(target.env) };
-        }
-      }
-    }
     agents.push({
       id: raw.id,
       name: raw.name,
@@ -54,7 +57,7 @@ export function parseRegistry(json: unknown): RegistryAgent[] {
       repository: typeof raw.repository === 'string' ? raw.repository : null,
       npx: packageDistribution(raw.distribution.npx),
       uvx: packageDistribution(raw.distribution.uvx),
-      binary,
+      binary: binaryTargets(raw.distribution.binary),
     });
   }
   return agents;

@@ -8,6 +8,8 @@ import { resolveAgentPath } from './pathBoundary';
 import { decodeText, looksBinary, MAX_TEXT_FILE_BYTES } from './textContent';
 import { fileChangingKinds } from '../contract/viewModel';
 
+type DiffContent = Extract<acp.ToolCallContent, { type: 'diff' }>;
+type ToolCallUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
 interface WatchedCall {
   /** Text of each path before the tool ran; null = the file did not exist. */
@@ -68,15 +70,29 @@ export class DiskChangeTracker implements Disposable {
 
   private onUpdate(update: acp.SessionUpdate): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    let call = this.calls.get(update.toolCallId);
-    const diffs = (update.content ?? []).filter((content): content is Extract<acp.ToolCallContent, { type: 'diff' }> => content.type === 'diff');
-    const changesFiles = (update.kind && fileChangingKinds.has(update.kind)) || diffs.length > 0;
-    if (!call && !changesFiles) return;
-    if (!call) {
-      call = { before: new Map(), reportedOriginal: new Map(), diffs: new Map(), done: false };
-      this.calls.set(update.toolCallId, call);
+    const diffs = (update.content ?? []).filter((content): content is DiffContent => content.type === 'diff');
+    const call = this.watchedCall(update, diffs.length > 0);
+    if (!call || call.done) return;
+    this.takeEvidence(call, update, diffs);
+    if (update.status === 'completed' || update.status === 'failed') {
+      call.done = true;
+      this.compare(update.toolCallId, call);
     }
-    if (call.done) return;
+  }
+
+  /** The call's record, started on the first update that shows it changes files; null for other calls. */
+  private watchedCall(update: ToolCallUpdate, hasDiffs: boolean): WatchedCall | null {
+    const known = this.calls.get(update.toolCallId);
+    if (known) return known;
+    const changesFiles = (update.kind && fileChangingKinds.has(update.kind)) || hasDiffs;
+    if (!changesFiles) return null;
+    const call: WatchedCall = { before: new Map(), reportedOriginal: new Map(), diffs: new Map(), done: false };
+    this.calls.set(update.toolCallId, call);
+    return call;
+  }
+
+  /** Snapshots of the paths the update names, and what the agent itself says the files held. */
+  private takeEvidence(call: WatchedCall, update: ToolCallUpdate, diffs: readonly DiffContent[]): void {
     const paths = [...(update.locations ?? []).map((location) => location.path), ...diffs.map((diff) => diff.path)];
     for (const path of paths) this.snapshot(call, path);
     for (const diff of diffs) {
@@ -84,14 +100,8 @@ export class DiskChangeTracker implements Disposable {
       if (path) call.diffs.set(path, { oldText: diff.oldText ?? null, newText: diff.newText });
     }
     const original = claudeOriginalFile(update._meta);
-    if (original) {
-      const path = this.inside(original.path);
-      if (path) call.reportedOriginal.set(path, original.text);
-    }
-    if (update.status === 'completed' || update.status === 'failed') {
-      call.done = true;
-      this.compare(update.toolCallId, call);
-    }
+    const originalPath = original && this.inside(original.path);
+    if (original && originalPath) call.reportedOriginal.set(originalPath, original.text);
   }
 
   private inside(path: string): string | null {

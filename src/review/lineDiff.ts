@@ -36,19 +36,12 @@ export function diffLineArrays(a: readonly string[], b: readonly string[]): Line
 }
 
 function diffRange(
-  a: readonly string[], b: readonly string[], aLo: number, aHi: number, bLo: number, bHi: number, depth: number, out: LineEdit[],
+  a: readonly string[], b: readonly string[], aStart: number, aEnd: number, bStart: number, bEnd: number, depth: number, out: LineEdit[],
 ): void {
-  while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) {
-    aLo++;
-    bLo++;
-  }
-  while (aHi > aLo && bHi > bLo && a[aHi - 1] === b[bHi - 1]) {
-    aHi--;
-    bHi--;
-  }
+  const [aLo, aHi, bLo, bHi] = withoutCommonEnds(a, b, aStart, aEnd, bStart, bEnd);
   if (aLo === aHi && bLo === bHi) return;
   if (aLo === aHi || bLo === bHi) {
-    out.push({ aStart: aLo, aCount: aHi - aLo, bStart: bLo, bCount: bHi - bLo });
+    out.push(wholeGap(aLo, aHi, bLo, bHi));
     return;
   }
   const size = aHi - aLo + bHi - bLo;
@@ -60,7 +53,7 @@ function diffRange(
   if (anchors.length === 0) {
     // Every line not in common must be inserted or deleted: if that alone is over the budget
     // (a rewritten file), do not spend Myers' time to find out.
-    if (size - 2 * common > MAX_EDIT_LENGTH) out.push({ aStart: aLo, aCount: aHi - aLo, bStart: bLo, bCount: bHi - bLo });
+    if (size - 2 * common > MAX_EDIT_LENGTH) out.push(wholeGap(aLo, aHi, bLo, bHi));
     else myers(a, b, aLo, aHi, bLo, bHi, out);
     return;
   }
@@ -74,6 +67,26 @@ function diffRange(
     bFrom = bAt + 1;
   }
   diffRange(a, b, aFrom, aHi, bFrom, bHi, depth + 1, out);
+}
+
+/** The range [aLo, aHi) x [bLo, bHi) without the lines both sides start and end with. */
+function withoutCommonEnds(
+  a: readonly string[], b: readonly string[], aLo: number, aHi: number, bLo: number, bHi: number,
+): [aLo: number, aHi: number, bLo: number, bHi: number] {
+  while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) {
+    aLo++;
+    bLo++;
+  }
+  while (aHi > aLo && bHi > bLo && a[aHi - 1] === b[bHi - 1]) {
+    aHi--;
+    bHi--;
+  }
+  return [aLo, aHi, bLo, bHi];
+}
+
+/** One edit replacing all of a[aLo, aHi) with b[bLo, bHi). */
+function wholeGap(aLo: number, aHi: number, bLo: number, bHi: number): LineEdit {
+  return { aStart: aLo, aCount: aHi - aLo, bStart: bLo, bCount: bHi - bLo };
 }
 
 /**
@@ -144,7 +157,7 @@ function myers(a: readonly string[], b: readonly string[], aLo: number, aHi: num
   const changes = diffArrays(a.slice(aLo, aHi), b.slice(bLo, bHi), { maxEditLength });
   if (!changes) {
     // Too different to diff within budget: one hunk replacing the whole gap is still exact.
-    out.push({ aStart: aLo, aCount: aHi - aLo, bStart: bLo, bCount: bHi - bLo });
+    out.push(wholeGap(aLo, aHi, bLo, bHi));
     return;
   }
   let i = aLo;

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { ReviewRequest, ReviewView } from '../../contract/reviewView';
+import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { ChangeFeed } from '../../review/changeFeed';
 import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
-import { assertNever } from '../../util/assertNever';
 import { CoalescedTask } from '../../util/coalescedTask';
-import { DisposableBase, toDisposable, type Disposable } from '../../util/disposable';
+import { DisposableBase, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
 import type { EditorDocuments } from '../editorDocuments';
@@ -14,6 +13,16 @@ const STATE_KEY = 'tandem.review.ledger';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
 const SAVE_DELAY_MS = 300;
 export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
+
+/** An action on one hunk; a request that does not name one has nothing to act on. */
+function onHunk(run: (path: string, hunkId: string) => unknown): (request: ReviewRequest) => unknown {
+  return ({ path, hunkId }) => (path && hunkId ? run(path, hunkId) : undefined);
+}
+
+/** An action on one file; a request that does not name one has nothing to act on. */
+function onFile(run: (path: string) => unknown): (request: ReviewRequest) => unknown {
+  return ({ path }) => (path ? run(path) : undefined);
+}
 
 /**
  * The editor side of review: one change ledger for the workspace, kept across reloads, fed by
@@ -26,17 +35,29 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
   private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
-  private ledgerSubscription: Disposable | null = null;
+  private readonly actions: Record<ReviewAction, (request: ReviewRequest) => unknown> = {
+    keepHunk: onHunk((path, hunkId) => this.ledger.keepHunk(path, hunkId)),
+    undoHunk: onHunk((path, hunkId) => this.write([this.ledger.undoHunk(path, hunkId)])),
+    keepFile: onFile((path) => this.ledger.keepFile(path)),
+    undoFile: onFile((path) => this.write([this.ledger.undoFile(path)])),
+    keepAll: () => this.ledger.keepAll(),
+    undoAll: () => this.write(this.ledger.undoAll()),
+    redoUndo: () => this.write(this.ledger.redoLastUndo() ?? []),
+    openReview: () => vscode.commands.executeCommand('tandem.reviewChanges'),
+    openFile: onFile((path) => vscode.commands.executeCommand('tandem.openChange', path)),
+  };
 
   constructor(private readonly state: vscode.Memento, private readonly documents: EditorDocuments, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
     this.feed = new ChangeFeed(this.ledger);
-    this.watchLedger();
+    this.register(this.ledger.onDidChange(() => {
+      this.changeEmitter.fire();
+      this.save.schedule();
+    }));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document }) => {
       if (document.uri.scheme === 'file') this.feed.documentChanged(document.uri.fsPath, document.getText());
     }));
-    this.register(toDisposable(() => this.ledgerSubscription?.dispose()));
   }
 
   get changes(): ChangeLedger {
@@ -61,39 +82,8 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   }
 
   async act(request: ReviewRequest): Promise<void> {
-    const { path, hunkId } = request;
     try {
-      switch (request.action) {
-        case 'keepHunk':
-          if (path && hunkId) this.ledger.keepHunk(path, hunkId);
-          return;
-        case 'undoHunk':
-          if (path && hunkId) await this.write([this.ledger.undoHunk(path, hunkId)]);
-          return;
-        case 'keepFile':
-          if (path) this.ledger.keepFile(path);
-          return;
-        case 'undoFile':
-          if (path) await this.write([this.ledger.undoFile(path)]);
-          return;
-        case 'keepAll':
-          this.ledger.keepAll();
-          return;
-        case 'undoAll':
-          await this.write(this.ledger.undoAll());
-          return;
-        case 'redoUndo':
-          await this.write(this.ledger.redoLastUndo() ?? []);
-          return;
-        case 'openReview':
-          await vscode.commands.executeCommand('tandem.reviewChanges');
-          return;
-        case 'openFile':
-          if (path) await vscode.commands.executeCommand('tandem.openChange', path);
-          return;
-        default:
-          assertNever(request.action, 'review action');
-      }
+      await this.actions[request.action](request);
     } catch (error) {
       if (error instanceof StaleHunkError) {
         // The click lost a race with a newer write: the views are about to show the new hunks.
@@ -125,12 +115,5 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       this.logger.warn(`[review] pending changes from the last window could not be restored: ${errorMessage(error)}`);
       return new ChangeLedger();
     }
-  }
-
-  private watchLedger(): void {
-    this.ledgerSubscription = this.ledger.onDidChange(() => {
-      this.changeEmitter.fire();
-      this.save.schedule();
-    });
   }
 }

@@ -59,11 +59,14 @@ describe('layer rules in eslint.config.mjs', () => {
     }
   });
 
-  test('a forbidden folder cannot be reached through a detour, an absolute path or a dynamic import', async () => {
+  test('a forbidden folder cannot be reached through a detour, an absolute path, a re-export, a type or a dynamic import', async () => {
     for (const [zone, [denied]] of Object.entries(DENIED)) {
       const file = `src/${zone}/probe.ts`;
       const detours = [`../util/../${denied}/x`, `./../${denied}/x`, `../../../main/src/${denied}/x`, `${repoRoot}/src/${denied}/x`];
       assert.deepEqual(await refused(file, detours), detours, file);
+      for (const source of [`export * from '../${denied}/x';`, `export { probe } from '../${denied}/x';`, `import type { Probe } from '../${denied}/x';\nexport type { Probe };`, `import probe = require('../${denied}/x');\nexport { probe };`]) {
+        assert.ok((await ruleIds(file, source)).includes('no-restricted-imports'), `${file}: ${source}`);
+      }
       for (const source of [`export const probe = import('../${denied}/x');`, `export const probe = require('../${denied}/x');`, `export type Probe = typeof import('../${denied}/x');`]) {
         assert.ok((await ruleIds(file, source)).includes('no-restricted-syntax'), `${file}: ${source}`);
       }

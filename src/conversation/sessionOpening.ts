@@ -13,7 +13,7 @@ export type OpenTarget =
   | { kind: 'continue'; sessionId: string };
 
 /** What `continue` becomes for an agent with these capabilities. */
-export function resolveContinue(target: OpenTarget, capabilities: HistoryCapabilities): OpenTarget {
+export function resolveContinue(target: OpenTarget, capabilities: HistoryCapabilities): Exclude<OpenTarget, { kind: 'continue' }> {
   if (target.kind !== 'continue') return target;
   if (capabilities.resume) return { kind: 'resume', sessionId: target.sessionId };
   if (capabilities.load) return { kind: 'load', sessionId: target.sessionId };

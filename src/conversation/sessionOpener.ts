@@ -1,0 +1,161 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AcpConnection } from '../acp/acpConnection';
+import type { AgentChannel } from '../acp/agentChannel';
+import { AgentExitedError, errorDetails, raceExit } from '../acp/agentExit';
+import { hostFor, type AgentHost, type AgentHostPool, type HostedSession } from '../acp/agentHost';
+import type { AgentLaunch } from '../acp/agentProcess';
+import type { ClientPorts } from '../acp/clientPorts';
+import { findExecutable } from '../acp/commandLookup';
+import type { AgentDefinition } from '../agents/agentConfig';
+import { serversForAgent } from '../agents/mcpServers';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import type { ThreadModel } from '../thread/threadModel';
+import type { ThreadEntry } from '../contract/viewModel';
+import { DisposableStore } from '../util/disposable';
+import { errorMessage, type Logger } from '../util/logger';
+import { applyAgentDefaults } from './agentDefaults';
+import { initializeAgent } from './agentInitialization';
+import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
+import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
+import { isAuthRequired } from './signIn';
+
+/** The conversation's own answers on the connection; the opener adds the fs and terminal services. */
+export type ConversationPorts = Pick<ClientPorts, 'sessionUpdate' | 'requestPermission' | 'elicitation'>;
+
+/** The conversation an opener works for. */
+export interface OpeningConversation {
+  key: string;
+  thread: ThreadModel;
+  terminalDisplays: TerminalDisplays;
+  log: Logger;
+  /** Every `session/update` of the open session, after the thread applied it. */
+  onUpdate: SessionContext['onUpdate'];
+}
+
+/**
+ * One conversation's hold on an agent: the host (process and connection, perhaps shared with
+ * other conversations), its own place on it, and the services created for it.
+ */
+export class AgentAttachment {
+  /** The session this conversation has on the connection, known before a load's replay arrives. */
+  sessionId: string | null = null;
+  private readonly hosted: HostedSession;
+
+  constructor(
+    readonly host: AgentHost,
+    readonly launch: AgentLaunch,
+    ports: ClientPorts,
+    private readonly services: DisposableStore,
+    private readonly pool: AgentHostPool | undefined,
+  ) {
+    this.hosted = { sessionId: () => this.sessionId, ports };
+    host.attach(this.hosted);
+  }
+
+  get process(): AgentChannel {
+    return this.host.process;
+  }
+
+  get connection(): AcpConnection {
+    return this.host.connection;
+  }
+
+  /** Leaves the host; the last conversation on it closes the connection and stops the process. */
+  async release(): Promise<void> {
+    this.services.dispose();
+    if (!this.host.detach(this.hosted)) return;
+    this.pool?.remove(this.host);
+    this.host.connection.close();
+    await this.host.process.stop();
+  }
+}
+
+/**
+ * How a conversation gets to an open session: finds the agent's program, starts it or joins the
+ * running one, initializes (and signs in where no user is needed), chooses the MCP servers, opens
+ * the session the user asked for and applies the agent's defaults.
+ */
+export class SessionOpener {
+  constructor(
+    private readonly agent: AgentDefinition,
+    private readonly environment: SessionEnvironment,
+    private readonly conversation: OpeningConversation,
+  ) {}
+
+  /** The program and environment to start, or why the agent cannot be started. */
+  async launch(): Promise<{ launch: AgentLaunch } | { problem: string }> {
+    const cwd = this.environment.workspaceRoot;
+    if (!cwd) return { problem: 'Open a folder first: agents work inside a workspace folder.' };
+    const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))) };
+    const command = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
+    if (!command) {
+      const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ' Check the "command" of this agent in the tandem.agents setting.';
+      return { problem: `${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}` };
+    }
+    return { launch: { command, args: this.agent.args, env, cwd } };
+  }
+
+  /** Starts the agent, or joins its running process, with this conversation's services. */
+  attach(launch: AgentLaunch, ports: ConversationPorts): AgentAttachment {
+    const { services: factories, agentHosts } = this.environment;
+    const host = hostFor(launch, {
+      pool: this.agent.shareProcess === false ? undefined : agentHosts,
+      offers: { fs: Boolean(factories?.createFs), terminals: Boolean(factories?.createTerminals) },
+      onFrame: (frame) => this.environment.frames.record(frame),
+      log: this.conversation.log,
+      label: this.agent.label,
+      start: this.environment.startAgent,
+    });
+    const { key, thread, log, onUpdate, terminalDisplays } = this.conversation;
+    const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays };
+    const services = new DisposableStore();
+    const fs = factories?.createFs?.(context) ?? null;
+    const terminals = factories?.createTerminals?.(context) ?? null;
+    if (fs) services.add(fs);
+    if (terminals) services.add(terminals);
+    return new AgentAttachment(host, launch, { ...ports, fs, terminals }, services, agentHosts);
+  }
+
+  /** `initialize` (once per process), then the agent-handled sign-in the user chose, if any. */
+  async initialize(attachment: AgentAttachment, agentAuth: string | null): Promise<acp.InitializeResponse> {
+    const { connection, process: agentProcess } = attachment;
+    const prepared = attachment.host.prepare(() => initializeAgent(connection, {
+      agent: this.agent, env: attachment.launch.env, signInOffered: this.environment.signIn !== undefined, skipKeyAuth: agentAuth !== null, log: this.conversation.log,
+    }));
+    const init = await raceExit(prepared.response, agentProcess);
+    if (agentAuth) await raceExit(connection.authenticate(agentAuth), agentProcess);
+    return init;
+  }
+
+  /** Opens what the user asked for; the session's modes and options become thread facts. */
+  async open(attachment: AgentAttachment, init: acp.InitializeResponse, requested: OpenTarget): Promise<OpenedSession> {
+    const { thread } = this.conversation;
+    const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
+    for (const skipped of mcp.skipped) thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
+    const target = resolveContinue(requested, historyCapabilities(init));
+    const kept = requested.kind === 'continue' ? thread.snapshot() : null;
+    if (requested.kind === 'continue') noteContinuation(thread, this.agent.label, target);
+    const session = await this.openKeepingTranscript(attachment, target, kept, mcp.servers);
+    if (session.configOptions) thread.setFact('configOptions', session.configOptions);
+    if (session.modes) thread.setFact('currentModeId', session.modes.currentModeId);
+    if (target.kind === 'new') await applyAgentDefaults(attachment.connection, session, this.agent, thread);
+    return session;
+  }
+
+  /** `kept`: the transcript of the earlier session being continued, which a failed reopen must not lose. */
+  private async openKeepingTranscript(attachment: AgentAttachment, target: Exclude<OpenTarget, { kind: 'continue' }>, kept: ThreadEntry[] | null, servers: acp.McpServer[]): Promise<OpenedSession> {
+    const { connection, process: agentProcess, launch } = attachment;
+    // Updates of a loaded session's replay must land in the thread, so the id is known first.
+    if (target.kind === 'load' || target.kind === 'resume') attachment.sessionId = target.sessionId;
+    const session = await raceExit(openSession(connection, target, launch.cwd, servers), agentProcess).catch((error: unknown) => {
+      if (!kept || target.kind === 'new' || error instanceof AgentExitedError || isAuthRequired(error)) throw error;
+      const { thread } = this.conversation;
+      thread.restore(kept);
+      thread.addNotice('warning', `${this.agent.label} could not continue the earlier session (${errorMessage(error)}${errorDetails(error)}), so this is a new session: the agent has not seen the messages above.`);
+      attachment.sessionId = null;
+      return raceExit(openSession(connection, { kind: 'new' }, launch.cwd, servers), agentProcess);
+    });
+    attachment.sessionId = session.sessionId;
+    return session;
+  }
+}

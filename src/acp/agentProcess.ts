@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { BoundedLog } from '../util/ringBuffer';
 import type { Disposable } from '../util/disposable';
+import { LineLog } from '../util/lineLog';
 import type { AgentChannel } from './agentChannel';
 import { startReaper, stopGroup } from '../util/processGroup';
 
@@ -23,8 +23,6 @@ export interface AgentExit {
   stderrTail: string[];
 }
 
-const STDERR_LINES = 200;
-const STDERR_BYTES = 256 * 1024;
 const KILL_GRACE_MS = 1500;
 
 /**
@@ -34,11 +32,9 @@ const KILL_GRACE_MS = 1500;
 export class AgentProcess implements AgentChannel {
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
-  private readonly stderr = new BoundedLog<string>(STDERR_LINES, STDERR_BYTES, (line) => line.length);
-  private partialStderr = '';
+  private readonly stderr = new LineLog();
   private stopRequested = false;
   private hasExited = false;
-  private readonly stderrListeners = new Set<(line: string) => void>();
   private readonly reaper: ChildProcess | null;
 
   constructor(launch: AgentLaunch) {
@@ -51,7 +47,7 @@ export class AgentProcess implements AgentChannel {
     });
     this.reaper = startReaper(this.child.pid);
     this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (chunk: string) => this.takeStderr(chunk));
+    this.child.stderr.on('data', (chunk: string) => this.stderr.write(chunk));
     // A write after the agent died must surface as its exit, not as an unhandled EPIPE.
     this.child.stdin.on('error', () => undefined);
     this.exited = new Promise<AgentExit>((resolveExit) => {
@@ -65,8 +61,7 @@ export class AgentProcess implements AgentChannel {
         if (this.hasExited) return;
         this.hasExited = true;
         this.reaper?.kill('SIGKILL');
-        if (this.partialStderr) this.pushStderrLine(this.partialStderr);
-        this.partialStderr = '';
+        this.stderr.end();
         resolveExit({ code, signal, requested: this.stopRequested, spawnError, stderrTail: this.stderrTail() });
       };
       this.child.once('close', finish);
@@ -89,13 +84,12 @@ export class AgentProcess implements AgentChannel {
     return !this.hasExited;
   }
 
-  stderrTail(lines = 20): string[] {
-    return this.stderr.toArray().slice(-lines);
+  stderrTail(lines?: number): string[] {
+    return this.stderr.tail(lines);
   }
 
   onStderrLine(listener: (line: string) => void): Disposable {
-    this.stderrListeners.add(listener);
-    return { dispose: () => this.stderrListeners.delete(listener) };
+    return this.stderr.onLine(listener);
   }
 
   /** Stops the agent and everything it started: SIGTERM to the group, SIGKILL after a grace period. */
@@ -108,24 +102,6 @@ export class AgentProcess implements AgentChannel {
 
   dispose(): void {
     void this.stop();
-  }
-
-  private takeStderr(chunk: string): void {
-    const text = this.partialStderr + chunk;
-    const lines = text.split('\n');
-    this.partialStderr = lines.pop() ?? '';
-    for (const line of lines) this.pushStderrLine(line);
-    // An agent that never prints a newline must not grow this without bound.
-    if (this.partialStderr.length > 16 * 1024) {
-      this.pushStderrLine(this.partialStderr);
-      this.partialStderr = '';
-    }
-  }
-
-  private pushStderrLine(rawLine: string): void {
-    const line = rawLine.replace(/\r$/, '');
-    this.stderr.push(line);
-    for (const listener of this.stderrListeners) listener(line);
   }
 }
 

@@ -5,9 +5,13 @@ import type { AgentDefinition } from '../src/agents/agentConfig';
 import { SessionController } from '../src/conversation/sessionController';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
-import type { PreSessionStep } from '../test/support/real-agents';
-import { startClock, withTimeout, type Cleanup, type Timed } from './resources';
-import { median, summarize, type Summary } from './stats';
+import { startClaudeModelServer } from '../test/support/model-servers/claude';
+import { claudeAgentSpec, type PreSessionStep } from '../test/support/real-agents';
+import { definitionFromSpec } from '../test/support/realAgentDefinitions';
+import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
+import { packageVersion } from './machine';
+import { ms, ratio, table } from './report';
+import { agentEnv, startClock, WARMUP_ROUNDS, withTimeout, type Cleanup, type Timed } from './resources';
 
 /** One agent start as both clients see it; a fresh one per run (real agents want a clean HOME). */
 export interface AgentLaunch {
@@ -25,19 +29,11 @@ export interface HandshakeTarget {
   launch(): AgentLaunch;
 }
 
+/** Both clients' samples for one target, in the order they ran. */
 export interface HandshakeResult {
   target: string;
-  warmupRuns: number;
-  /** Wall-clock time from spawn to session ready. */
-  tandemMs: Summary;
-  rawMs: Summary;
-  /** median(tandem) / median(raw), wall-clock. */
-  ratio: number;
-  /** CPU time this (client) process spent in the same span: the client's own cost, without the agent's. */
-  tandemCpuMs: Summary;
-  rawCpuMs: Summary;
-  tandemSamples: Timed[];
-  rawSamples: Timed[];
+  tandem: Timed[];
+  raw: Timed[];
 }
 
 const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -64,9 +60,8 @@ async function tandemHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<T
 async function rawHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<Timed> {
   const { definition } = launch;
   const clock = startClock();
-  // Tandem's AgentProcess adds the definition's env to the inherited environment; do the same.
   const client = RawNdjsonClient.spawn(
-    { command: definition.command, args: definition.args, env: { ...stringEnv(process.env), ...definition.env }, cwd: launch.cwd },
+    { command: definition.command, args: definition.args, env: agentEnv(definition), cwd: launch.cwd },
     { requestTimeoutMs: HANDSHAKE_TIMEOUT_MS },
   );
   const close = cleanup.add(`stop ${definition.id} (raw)`, () => client.close());
@@ -102,27 +97,90 @@ export async function measureHandshake(target: HandshakeTarget, runs: number, wa
     const label = round < warmup ? 'warm-up' : `run ${round - warmup + 1}/${runs}`;
     progress(`  handshake ${target.name}: ${label} tandem ${fmt(tandemSamples.at(-1), round >= warmup)} raw ${fmt(rawSamples.at(-1), round >= warmup)}`);
   }
-  const wall = (samples: Timed[]) => samples.map((sample) => sample.ms);
-  const cpu = (samples: Timed[]) => samples.map((sample) => sample.cpuMs);
-  return {
-    target: target.name,
-    warmupRuns: warmup,
-    tandemMs: summarize(wall(tandemSamples)),
-    rawMs: summarize(wall(rawSamples)),
-    ratio: median(wall(tandemSamples)) / median(wall(rawSamples)),
-    tandemCpuMs: summarize(cpu(tandemSamples)),
-    rawCpuMs: summarize(cpu(rawSamples)),
-    tandemSamples,
-    rawSamples,
-  };
+  return { target: target.name, tandem: tandemSamples, raw: rawSamples };
 }
 
 function fmt(sample: Timed | undefined, counted: boolean): string {
   return counted && sample !== undefined ? `${sample.ms.toFixed(1)} ms (cpu ${sample.cpuMs.toFixed(1)} ms)` : '-';
 }
 
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
-  return result;
+const wall = (samples: Timed[]) => samples.map((sample) => sample.ms);
+const cpu = (samples: Timed[]) => samples.map((sample) => sample.cpuMs);
+
+function handshakeFigures(result: HandshakeResult): Figures {
+  return {
+    tandemMs: distribution(wall(result.tandem), 'ms'),
+    rawMs: distribution(wall(result.raw), 'ms'),
+    vsRaw: slowdown(wall(result.tandem), wall(result.raw)),
+    minVsRawMin: single(Math.min(...wall(result.tandem)) / Math.min(...wall(result.raw)), 'x'),
+    tandemCpuMs: distribution(cpu(result.tandem), 'ms'),
+    rawCpuMs: distribution(cpu(result.raw), 'ms'),
+  };
 }
+
+function handshakeTable(rows: { target: string; figures: Figures }[]): string {
+  const spread = (figure: Figure | undefined) => (figure ? `${ms(figure.value)} [${ms(figure.min ?? figure.value)}..${ms(figure.max ?? figure.value)}]` : '-');
+  const value = (figure: Figure | undefined, format: (value: number) => string) => (figure ? format(figure.value) : '-');
+  return table(
+    [
+      { title: 'agent' }, { title: 'runs', align: 'right' }, { title: 'Tandem median [min..max]', align: 'right' }, { title: 'raw median [min..max]', align: 'right' },
+      { title: 'Tandem/raw', align: 'right' }, { title: 'ratio of mins', align: 'right' },
+      { title: 'client CPU Tandem', align: 'right' }, { title: 'client CPU raw', align: 'right' },
+    ],
+    rows.map(({ target, figures }) => [
+      target,
+      String(figures.tandemMs?.runs ?? '-'),
+      spread(figures.tandemMs),
+      spread(figures.rawMs),
+      value(figures.vsRaw, ratio),
+      value(figures.minVsRawMin, ratio),
+      value(figures.tandemCpuMs, ms),
+      value(figures.rawCpuMs, ms),
+    ]),
+  );
+}
+
+/** The real Claude adapter against the scripted Claude model server: a fresh HOME per launch. */
+async function measureClaude(context: BenchContext): Promise<HandshakeResult> {
+  const server = await startClaudeModelServer();
+  const closeServer = context.cleanup.add('close Claude model server', () => server.close());
+  try {
+    const claude: HandshakeTarget = {
+      name: `claude-agent-acp ${packageVersion('@agentclientprotocol/claude-agent-acp')} (scripted model server)`,
+      launch: () => {
+        const spec = claudeAgentSpec(server.url);
+        return { definition: definitionFromSpec(spec), cwd: spec.cwd, preSession: spec.preSession, dispose: () => spec.dispose() };
+      },
+    };
+    context.progress(`handshake: real Claude adapter, ${WARMUP_ROUNDS} warm-up + ${context.options.realRuns} interleaved rounds`);
+    return await measureHandshake(claude, context.options.realRuns, WARMUP_ROUNDS, context.cleanup, context.progress);
+  } finally {
+    await closeServer();
+  }
+}
+
+export const handshakeBench: Bench = {
+  name: 'handshake',
+  title: 'Handshake: spawn -> initialize -> session/new ready',
+  async run(context) {
+    const { options, progress } = context;
+    const scripted = await context.scriptedAgent();
+    progress(`handshake: scripted agent, ${WARMUP_ROUNDS} warm-up + ${options.runs} interleaved rounds`);
+    const measured = [{ key: 'scripted', result: await measureHandshake(scripted, options.runs, WARMUP_ROUNDS, context.cleanup, progress) }];
+    if (options.quick) progress('handshake: real Claude adapter skipped (--quick)');
+    else measured.push({ key: 'claude', result: await measureClaude(context) });
+    const rows = measured.map(({ key, result }) => ({ key, target: result.target, figures: handshakeFigures(result) }));
+    return {
+      section: 'handshake',
+      figures: Object.assign({}, ...rows.map((row) => prefixed(`handshake.${row.key}`, row.figures))) as Figures,
+      lines: [
+        `   Medians of interleaved runs after ${WARMUP_ROUNDS} warm-up round.`,
+        '   Tandem = SessionController.start(); raw = minimal NDJSON client; same command, env and request parameters.',
+        '   Times are wall-clock; Tandem/raw is the ratio of the medians. "client CPU" is the median CPU time of this process in the',
+        '   same span: the client\'s own work, without the agent\'s start-up, and much less noisy than wall-clock on a busy machine.',
+        handshakeTable(rows),
+        ...(options.quick ? ['   real Claude adapter: skipped (--quick)'] : []),
+      ],
+    };
+  },
+};

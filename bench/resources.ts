@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
+import type { AgentDefinition } from '../src/agents/agentConfig';
 import { repoRoot } from '../test/support/scriptedAgentSpec';
 
 /** Rounds run before the counted ones, so first-run costs (JIT, page cache, lazy loads) are not measured. */
@@ -121,4 +122,11 @@ export function fullGc(): (() => void) | null {
   } catch {
     return null;
   }
+}
+
+/** The raw client's environment: like Tandem's AgentProcess, the definition's env over the inherited one. */
+export function agentEnv(definition: AgentDefinition): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return { ...env, ...definition.env };
 }

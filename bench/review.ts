@@ -1,23 +1,19 @@
 /**
  * Review ledger figures: how fast hunks are computed and acted on for a big file, against
  * `git diff --no-index` on the same two files, and how much memory the ledger holds.
- *
- *   node --import tsx bench/review.ts [--quick]                  (heap figure approximate)
- *   node --expose-gc --import tsx bench/review.ts [--quick]      (heap figure after full GCs)
- *
- * `runReviewBench` is what bench/run.ts calls; progress goes to stderr, the table to stdout.
+ * Alone: `npm run bench -- review` (node runs with --expose-gc, so the memory figure follows full GCs).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
 import { diffLines } from 'diff';
 import { ChangeLedger } from '../src/review/changeLedger';
+import { distribution, prefixed, single, slowdown, type Bench, type Figures } from './figures';
 import { count, ms, ratio, table } from './report';
-import { median, round } from './stats';
+import { fullGc } from './resources';
+import { median } from './stats';
 
 const BIG_LINES = 20_000;
 const BIG_CHANGES = 200;
@@ -25,8 +21,6 @@ const MEMORY_FILES = 100;
 const MEMORY_LINES = 2_000;
 const MEMORY_CHANGES = 5;
 const PATH = '/workspace/src/big.ts';
-
-const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 /** A small seeded generator, so every run measures the same texts. */
 function seeded(seed: number): () => number {
@@ -74,26 +68,13 @@ function time(run: () => void): number {
   return performance.now() - started;
 }
 
-function medianOf(runs: number, warmup: number, measure: () => number): number {
+function samplesOf(runs: number, warmup: number, measure: () => number): number[] {
   const samples: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {
     const sample = measure();
     if (i >= warmup) samples.push(sample);
   }
-  return median(samples);
-}
-
-/** A full GC, from --expose-gc or switched on at run time; null when neither works. */
-function fullGc(): (() => void) | null {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as unknown;
-    return typeof gc === 'function' ? () => (gc as () => void)() : null;
-  } catch {
-    return null;
-  }
+  return samples;
 }
 
 /** JS heap plus ArrayBuffer memory (the ledger's line indexes are typed arrays, stored outside the heap). */
@@ -112,8 +93,8 @@ function fineMs(value: number): string {
 }
 
 interface GitFigures {
-  ms: number;
-  spawnMs: number;
+  ms: number[];
+  spawnMs: number[];
   hunks: number;
 }
 
@@ -126,8 +107,8 @@ function gitDiff(base: string, current: string, runs: number): GitFigures | null
     const probe = spawnSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (probe.error || probe.status !== 1) return null; // 1 = "the files differ"
     const hunks = probe.stdout.split('\n').filter((line) => line.startsWith('@@ ')).length;
-    const diffMs = medianOf(runs, 1, () => time(() => spawnSync('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 })));
-    const spawnMs = medianOf(runs, 1, () => time(() => spawnSync('git', ['--version'])));
+    const diffMs = samplesOf(runs, 1, () => time(() => spawnSync('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 })));
+    const spawnMs = samplesOf(runs, 1, () => time(() => spawnSync('git', ['--version'])));
     return { ms: diffMs, spawnMs, hunks };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -163,101 +144,112 @@ function measureMemory(gc: (() => void) | null): { bytes: number; textBytes: num
   return { bytes, textBytes: textChars };
 }
 
-export async function runReviewBench(options: { quick: boolean }): Promise<Record<string, number>> {
-  const runs = options.quick ? 5 : 21;
-  const random = seeded(42);
-  const baseLines = codeLines(BIG_LINES, 'fn');
-  const base = baseLines.join('');
-  const current = scatter(baseLines, BIG_CHANGES, random).join('');
-
-  progress(`review: hunks for a ${count(BIG_LINES)}-line file with ${BIG_CHANGES} scattered changes, ${runs} runs`);
-  let hunkCount = 0;
-  const hunksMs = medianOf(runs, 2, () => time(() => {
-    hunkCount = bigLedger(base, current).ledger.file(PATH)?.hunks.length ?? 0;
-  }));
-  const jsdiffMs = medianOf(Math.min(runs, 7), 1, () => time(() => diffLines(base, current)));
-
-  progress('review: git diff --no-index on the same pair');
-  const git = gitDiff(base, current, runs);
-
-  progress('review: keep, undo, a keystroke, redo');
-  const keepMs = medianOf(runs, 2, () => {
+/** The ledger's own operations on the big file, each on a fresh ledger (the first two runs are not counted). */
+function ledgerTimings(base: string, current: string, runs: number): Figures {
+  const onFreshLedger = (measure: (ledger: ChangeLedger, hunkId: string) => number) => samplesOf(runs, 2, () => {
     const { ledger, hunkId } = bigLedger(base, current);
-    return time(() => ledger.keepHunk(PATH, hunkId));
-  });
-  const undoMs = medianOf(runs, 2, () => {
-    const { ledger, hunkId } = bigLedger(base, current);
-    return time(() => ledger.undoHunk(PATH, hunkId));
-  });
-  const redoMs = medianOf(runs, 2, () => {
-    const { ledger, hunkId } = bigLedger(base, current);
-    ledger.undoHunk(PATH, hunkId);
-    return time(() => ledger.redoLastUndo());
+    return measure(ledger, hunkId);
   });
   const typedAt = current.indexOf('\n', Math.floor(current.length / 3));
   const typed = `${current.slice(0, typedAt)}x${current.slice(typedAt)}`;
-  const keystrokeMs = medianOf(runs, 2, () => {
-    const { ledger } = bigLedger(base, current);
-    return time(() => ledger.updateCurrent(PATH, typed));
-  });
-  const viewMs = medianOf(runs, 2, () => {
-    const { ledger } = bigLedger(base, current);
-    return time(() => ledger.files());
-  });
-
-  progress(`review: memory for ${MEMORY_FILES} files of ${count(MEMORY_LINES)} lines with ${MEMORY_CHANGES} changes each`);
-  const gc = fullGc();
-  const memory = measureMemory(gc);
-
-  const rows: string[][] = [
-    [`hunks: record + view, ${count(BIG_LINES)} lines, ${BIG_CHANGES} scattered changes`, ms(hunksMs), `${count(hunkCount)} hunks`],
-    ['  reference: jsdiff diffLines on the whole pair (Myers)', ms(jsdiffMs), ratio(jsdiffMs / hunksMs) + ' of ledger'],
-    git
-      ? ['  reference: git diff --no-index -U0 (spawn included)', ms(git.ms), `${count(git.hunks)} hunks; ledger/git ${ratio(hunksMs / git.ms)}`]
-      : ['  reference: git diff --no-index', 'n/a', 'git not found'],
-    ...(git ? [['  reference: spawning git --version', ms(git.spawnMs), 'process start-up alone']] : []),
-    ['keep one hunk (middle of the file)', fineMs(keepMs), ''],
-    ['undo one hunk (middle of the file)', fineMs(undoMs), 'returns the exact text to write'],
-    ['redo that undo', fineMs(redoMs), ''],
-    ['a keystroke elsewhere: updateCurrent', fineMs(keystrokeMs), 'other hunks kept as they are, not re-diffed'],
-    ['files(): all hunk views of the big file', fineMs(viewMs), ''],
-    [
-      `memory: ${MEMORY_FILES} files x ${count(MEMORY_LINES)} lines, ${MEMORY_CHANGES} changes each`,
-      `${(memory.bytes / 1024 ** 2).toFixed(1)} MiB`,
-      `${gc ? 'heap + ArrayBuffer delta after full GCs' : 'approximate (no GC available)'}; texts alone ${(memory.textBytes / 1024 ** 2).toFixed(1)} MiB (base + current)`,
-    ],
-  ];
-  process.stdout.write(`Review ledger (median of ${runs} runs${options.quick ? ', --quick' : ''})\n`);
-  process.stdout.write(`${table([{ title: 'measure' }, { title: 'median', align: 'right' }, { title: 'note' }], rows)}\n`);
-
   return {
-    bigFileLines: BIG_LINES,
-    bigFileChanges: BIG_CHANGES,
-    hunkCount,
-    hunksMs: round(hunksMs, 3),
-    jsdiffDiffLinesMs: round(jsdiffMs, 3),
-    gitDiffMs: git ? round(git.ms, 3) : Number.NaN,
-    gitSpawnMs: git ? round(git.spawnMs, 3) : Number.NaN,
-    gitHunkCount: git ? git.hunks : Number.NaN,
-    ratioToGit: git ? round(hunksMs / git.ms, 3) : Number.NaN,
-    keepHunkMs: round(keepMs, 3),
-    undoHunkMs: round(undoMs, 3),
-    redoMs: round(redoMs, 3),
-    keystrokeUpdateMs: round(keystrokeMs, 3),
-    filesViewMs: round(viewMs, 3),
-    memoryFiles: MEMORY_FILES,
-    memoryBytes: memory.bytes,
-    memoryTextBytes: memory.textBytes,
-    memoryExact: gc ? 1 : 0,
+    keepHunkMs: distribution(onFreshLedger((ledger, hunkId) => time(() => ledger.keepHunk(PATH, hunkId))), 'ms'),
+    undoHunkMs: distribution(onFreshLedger((ledger, hunkId) => time(() => ledger.undoHunk(PATH, hunkId))), 'ms'),
+    redoMs: distribution(onFreshLedger((ledger, hunkId) => {
+      ledger.undoHunk(PATH, hunkId);
+      return time(() => ledger.redoLastUndo());
+    }), 'ms'),
+    keystrokeMs: distribution(onFreshLedger((ledger) => time(() => ledger.updateCurrent(PATH, typed))), 'ms'),
+    filesViewMs: distribution(onFreshLedger((ledger) => time(() => ledger.files())), 'ms'),
   };
 }
 
-if (require.main === module) {
-  runReviewBench({ quick: process.argv.includes('--quick') }).then(
-    (figures) => process.stdout.write(`REVIEW_BENCH_JSON ${JSON.stringify(figures)}\n`),
-    (error: unknown) => {
-      process.stderr.write(`review bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+function gitComparison(hunksMs: number[], git: GitFigures | null): Figures {
+  if (!git) return {};
+  const figures: Figures = {
+    gitDiffMs: distribution(git.ms, 'ms'),
+    gitSpawnMs: distribution(git.spawnMs, 'ms'),
+    gitHunkCount: single(git.hunks, 'count'),
+    vsGit: slowdown(hunksMs, git.ms),
+  };
+  // git's diff work alone: its run minus the cost of starting any git process.
+  const diffWorkMs = median(git.ms) - median(git.spawnMs);
+  if (diffWorkMs > 0) figures.vsGitNoSpawn = single(median(hunksMs) / diffWorkMs, 'x');
+  return figures;
 }
+
+function gitRows(figures: Figures): string[][] {
+  const { gitDiffMs, gitSpawnMs, gitHunkCount, vsGit, vsGitNoSpawn } = figures;
+  if (!gitDiffMs || !gitSpawnMs || !gitHunkCount || !vsGit) return [['  reference: git diff --no-index', 'n/a', 'git not found']];
+  return [
+    ['  reference: git diff --no-index -U0 (spawn included)', ms(gitDiffMs.value), `${count(gitHunkCount.value)} hunks; ledger/git ${ratio(vsGit.value)}`],
+    ['  reference: spawning git --version', ms(gitSpawnMs.value), 'process start-up alone'],
+    ...(vsGitNoSpawn ? [['  reference: git diff minus that start-up', ms(gitDiffMs.value - gitSpawnMs.value), `ledger/git ${ratio(vsGitNoSpawn.value)}`]] : []),
+  ];
+}
+
+function reviewTable(figures: Figures, memoryExact: boolean): string {
+  const value = (key: string) => figures[key]?.value ?? Number.NaN;
+  const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  const rows: string[][] = [
+    [`hunks: record + view, ${count(BIG_LINES)} lines, ${BIG_CHANGES} scattered changes`, ms(value('hunksMs')), `${count(value('hunkCount'))} hunks`],
+    ['  reference: jsdiff diffLines on the whole pair (Myers)', ms(value('jsdiffMs')), ratio(value('jsdiffMs') / value('hunksMs')) + ' of ledger'],
+    ...gitRows(figures),
+    ['keep one hunk (middle of the file)', fineMs(value('keepHunkMs')), ''],
+    ['undo one hunk (middle of the file)', fineMs(value('undoHunkMs')), 'returns the exact text to write'],
+    ['redo that undo', fineMs(value('redoMs')), ''],
+    ['a keystroke elsewhere: updateCurrent', fineMs(value('keystrokeMs')), 'other hunks kept as they are, not re-diffed'],
+    ['files(): all hunk views of the big file', fineMs(value('filesViewMs')), ''],
+    [
+      `memory: ${MEMORY_FILES} files x ${count(MEMORY_LINES)} lines, ${MEMORY_CHANGES} changes each`,
+      mib(value('memoryBytes')),
+      `${memoryExact ? 'heap + ArrayBuffer delta after full GCs' : 'approximate (no GC available)'}; texts alone ${mib(value('memoryTextBytes'))} (base + current)`,
+    ],
+  ];
+  return table([{ title: 'measure' }, { title: 'median', align: 'right' }, { title: 'note' }], rows);
+}
+
+export const reviewBench: Bench = {
+  name: 'review',
+  title: 'Review: change ledger',
+  async run({ options, progress }) {
+    const runs = options.quick ? 5 : 21;
+    const random = seeded(42);
+    const baseLines = codeLines(BIG_LINES, 'fn');
+    const base = baseLines.join('');
+    const current = scatter(baseLines, BIG_CHANGES, random).join('');
+
+    progress(`review: hunks for a ${count(BIG_LINES)}-line file with ${BIG_CHANGES} scattered changes, ${runs} runs`);
+    let hunkCount = 0;
+    const hunksMs = samplesOf(runs, 2, () => time(() => {
+      hunkCount = bigLedger(base, current).ledger.file(PATH)?.hunks.length ?? 0;
+    }));
+    const jsdiffMs = samplesOf(Math.min(runs, 7), 1, () => time(() => diffLines(base, current)));
+
+    progress('review: git diff --no-index on the same pair');
+    const git = gitDiff(base, current, runs);
+
+    progress('review: keep, undo, a keystroke, redo');
+    const ledger = ledgerTimings(base, current, runs);
+
+    progress(`review: memory for ${MEMORY_FILES} files of ${count(MEMORY_LINES)} lines with ${MEMORY_CHANGES} changes each`);
+    const gc = fullGc();
+    const memory = measureMemory(gc);
+
+    const figures: Figures = {
+      hunksMs: distribution(hunksMs, 'ms'),
+      hunkCount: single(hunkCount, 'count'),
+      jsdiffMs: distribution(jsdiffMs, 'ms'),
+      ...gitComparison(hunksMs, git),
+      ...ledger,
+      memoryBytes: single(memory.bytes, 'bytes'),
+      memoryTextBytes: single(memory.textBytes, 'bytes'),
+      memoryAfterFullGc: single(Number(gc !== null), 'flag'),
+    };
+    return {
+      section: 'review',
+      figures: prefixed('review', figures),
+      lines: [`Review ledger (median of ${runs} runs${options.quick ? ', --quick' : ''})`, reviewTable(figures, gc !== null)],
+    };
+  },
+};

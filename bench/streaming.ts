@@ -1,51 +1,46 @@
 /**
- * Panel figures (`runStreamingBench`, called by bench/run.ts; or `node --import tsx bench/streaming.ts [--quick]`):
- *
- *   1. Streaming: a 200 KB markdown answer from the real Claude adapter (scripted model server,
- *      12-character deltas: about 17,000 agent_message_chunks). "Raw": a bare NDJSON client,
- *      session/prompt sent -> answer received. "Panel": Tandem's presenter with the panel's
- *      real webview bundle in Chromium (the harness the browser tests use, not code-server):
- *      prompt sent -> the last character is on screen. Frame times are requestAnimationFrame
- *      deltas and long tasks measured inside the page while it streams.
- *      Two paces: the model streaming 5,000 deltas a second (a raw turn of 3-4 s, the pace the
- *      target was set for; real models are far slower), and a flood as fast as the server can
- *      write, where the agent's two processes alone keep both of this machine's cores busy and
- *      every other process (Tandem's host, Chromium) takes its time from them.
- *   2. A thread of 2,000 tool calls: the latency of appending one more (message -> rendered
- *      frame), the page's JS heap and DOM size for that thread.
- *   3. The webview bundle's size.
+ * Streaming into the panel: a 200 KB markdown answer from the real Claude adapter (scripted
+ * model server, 12-character deltas: about 17,000 agent_message_chunks). "Raw": a bare NDJSON
+ * client, session/prompt sent -> answer received. "Panel": Tandem's presenter with the panel's
+ * real webview bundle in Chromium (the harness the browser tests use, not code-server): prompt
+ * sent -> the last character is on screen. Frame times are requestAnimationFrame deltas and long
+ * tasks measured inside the page while it streams.
+ * Two paces: the model streaming 5,000 deltas a second (a raw turn of 3-4 s, the pace the target
+ * was set for; real models are far slower), and a flood as fast as the server can write, where
+ * the agent's two processes alone keep both of this machine's cores busy and every other
+ * process (Tandem's host, Chromium) takes its time from them.
  */
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { FrameStore } from '../src/acp/frames';
-import type { ThreadEntry } from '../src/contract/viewModel';
 import { ChatPresenter } from '../src/panel/chatPresenter';
 import { silentLogger } from '../src/util/logger';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import type { ScriptedModelServer } from '../test/support/model-servers/script';
 import { openPanel, type PanelHarness } from '../test/support/panelHarness';
-import { panelState, toolEntry } from '../test/support/panelFixtures';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
-import { repoRoot } from '../test/support/scriptedAgentSpec';
-import { launchBrowser, type WorkbenchBrowser } from '../test/support/workbench';
+import type { WorkbenchBrowser } from '../test/support/workbench';
+import { PANEL_VIEWPORT } from './context';
+import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { count, ms, ratio, table } from './report';
-import { median, percentile, round } from './stats';
+import { median, percentile } from './stats';
 
-const progress = (line: string) => process.stderr.write(`${line}\n`);
 const END_MARKER = 'END-OF-STREAMING-BENCH';
 const CHUNK = 12;
 
 interface Pace {
+  /** Figure key under `streaming`. */
+  key: 'paced' | 'flood';
   label: string;
   deltasPerSecond?: number;
 }
 
+const MODEL_PACE = 5_000;
 const PACES: Pace[] = [
-  { label: 'model pace: 5,000 deltas/s', deltasPerSecond: 5_000 },
-  { label: 'flood: as fast as the server writes' },
+  { key: 'paced', label: `model pace: ${count(MODEL_PACE)} deltas/s`, deltasPerSecond: MODEL_PACE },
+  { key: 'flood', label: 'flood: as fast as the server writes' },
 ];
 
 /** Markdown like a long real answer: headings, paragraphs, lists and fenced code, about `bytes` long. */
@@ -92,7 +87,7 @@ interface PanelTurn {
 async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, text: string, pace: Pace): Promise<PanelTurn> {
   const spec = claudeAgentSpec(model.url);
   const frames = new FrameStore();
-  const harness = await openPanel({ browser, viewport: { width: 560, height: 900 } });
+  const harness = await openPanel({ browser, viewport: PANEL_VIEWPORT });
   let presenter: ChatPresenter | null = null;
   const post = harness.connect(() => presenter as ChatPresenter);
   presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger }, post,
@@ -155,103 +150,44 @@ async function stopFrameProbe(harness: PanelHarness): Promise<Omit<PanelTurn, 'm
   };
 }
 
-interface BigThread {
-  tools: number;
-  terminalOutput: boolean;
-  appendMs: number[];
-  heapMb: number;
-  domNodes: number;
-  loadMs: number;
-}
-
-/** A thread of `tools` tool calls, delivered as deltas in batches like a real turn, then single appends timed. */
-/** `terminalOutput`: every fifth call is a command whose output shows in a terminal pane (as agents report them). */
-async function bigThread(browser: WorkbenchBrowser, tools: number, appends: number, terminalOutput: boolean): Promise<BigThread> {
-  const harness = await openPanel({ browser, viewport: { width: 560, height: 900 } });
-  try {
-    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
-    const kinds = ['read', 'edit', 'execute', 'search', 'fetch'] as const;
-    const entry = (i: number): ThreadEntry => toolEntry(`t${i}`, {
-      title: `${kinds[i % kinds.length]} step ${i}`, toolKind: kinds[i % kinds.length], status: 'completed',
-      locations: [{ path: `/w/src/file${i}.ts`, line: i }], content: i % 5 === (terminalOutput ? 2 : 4) ? [{ type: 'text', text: `output of step ${i}` }] : [],
-      rawInput: JSON.stringify({ path: `/w/src/file${i}.ts` }),
-    });
-    const loadStarted = performance.now();
-    for (let start = 0; start < tools; start += 100) {
-      const deltas = Array.from({ length: Math.min(100, tools - start) }, (_, k) => ({ type: 'entryAdded' as const, entry: entry(start + k) }));
-      await harness.post({ type: 'threadDeltas', deltas });
-    }
-    await harness.page.locator(`[data-entry-id="t${tools - 1}"]`).waitFor({ state: 'attached', timeout: 120_000 });
-    const loadMs = performance.now() - loadStarted;
-    const appendMs: number[] = [];
-    for (let i = 0; i < appends; i++) {
-      const delta = { type: 'threadDeltas' as const, deltas: [{ type: 'entryAdded' as const, entry: entry(tools + i) }] };
-      appendMs.push(await harness.page.evaluate<number>(`(async () => {
-        const started = performance.now();
-        window.postMessage(${JSON.stringify(delta)}, '*');
-        await new Promise((resolve) => {
-          const check = () => (document.querySelector('[data-entry-id="t${tools + i}"]') ? requestAnimationFrame(() => resolve()) : setTimeout(check, 0));
-          check();
-        });
-        return performance.now() - started;
-      })()`));
-    }
-    const cdp = await harness.page.context().newCDPSession(harness.page);
-    await cdp.send('HeapProfiler.collectGarbage');
-    const heap = await cdp.send('Runtime.getHeapUsage');
-    const domNodes = await harness.page.evaluate(() => document.getElementsByTagName('*').length);
-    await cdp.detach();
-    return { tools, terminalOutput, appendMs, heapMb: heap.usedSize / 1024 / 1024, domNodes, loadMs };
-  } finally {
-    await harness.close();
-  }
-}
-
-function bundleSizes(): { file: string; bytes: number; gzipBytes: number }[] {
-  return ['webview.js', 'webview.css', 'extension.js'].map((file) => {
-    const full = path.join(repoRoot, 'dist', file);
-    return { file, bytes: statSync(full).size, gzipBytes: gzipSync(readFileSync(full)).length };
-  });
-}
-
-interface PaceFigures {
+interface PaceRuns {
   pace: Pace;
   raw: number[];
   panel: PanelTurn[];
 }
 
-function paceRows(figures: PaceFigures): string[][] {
-  const rawMedian = median(figures.raw);
-  const panelMedian = median(figures.panel.map((turn) => turn.ms));
-  const runs = String(figures.raw.length);
-  return [
-    [`${figures.pace.label}: raw NDJSON client, prompt -> answer`, ms(rawMedian), runs, '1.00x', '-', '-', '-', '-'],
-    [`${figures.pace.label}: Tandem panel, prompt -> last character shown`, ms(panelMedian), runs, ratio(panelMedian / rawMedian),
-      ms(Math.max(...figures.panel.map((turn) => turn.maxFrameMs))), ms(median(figures.panel.map((turn) => turn.p99FrameMs))),
-      String(Math.max(...figures.panel.map((turn) => turn.framesOver50))), String(Math.max(...figures.panel.map((turn) => turn.longTasks)))],
-  ];
-}
-
-function paceJson(figures: PaceFigures): Record<string, unknown> {
-  const panelMs = figures.panel.map((turn) => turn.ms);
+function paceFigures({ raw, panel }: PaceRuns): Figures {
+  const panelMs = panel.map((turn) => turn.ms);
+  const worst = (pick: (turn: PanelTurn) => number) => Math.max(...panel.map(pick));
   return {
-    deltasPerSecond: figures.pace.deltasPerSecond ?? null, rawMs: figures.raw.map((value) => round(value)), panelMs: panelMs.map((value) => round(value)),
-    ratio: round(median(panelMs) / median(figures.raw), 3), maxFrameMs: round(Math.max(...figures.panel.map((turn) => turn.maxFrameMs))),
-    p99FrameMs: figures.panel.map((turn) => round(turn.p99FrameMs)), framesOver50: figures.panel.map((turn) => turn.framesOver50),
-    longTasks: figures.panel.map((turn) => turn.longTasks), chunks: figures.panel.map((turn) => turn.chunks),
+    rawMs: distribution(raw, 'ms'),
+    panelMs: distribution(panelMs, 'ms'),
+    vsRaw: slowdown(panelMs, raw),
+    maxFrameGapMs: single(worst((turn) => turn.maxFrameMs), 'ms'),
+    p99FrameMs: distribution(panel.map((turn) => turn.p99FrameMs), 'ms'),
+    framesOver50: single(worst((turn) => turn.framesOver50), 'count'),
+    longTasks: single(worst((turn) => turn.longTasks), 'count'),
+    chunks: distribution(panel.map((turn) => turn.chunks), 'count'),
   };
 }
 
-export async function runStreamingBench(options: { quick: boolean }): Promise<void> {
-  const bytes = options.quick ? 50_000 : 200_000;
-  const runs = options.quick ? 1 : 3;
-  const text = benchMarkdown(bytes);
-  const browser = await launchBrowser({ viewport: { width: 560, height: 900 } });
+function paceRows(pace: Pace, figures: Figures): string[][] {
+  const of = (key: string): Figure => figures[key] ?? { value: Number.NaN, unit: 'ms' };
+  const runs = String(of('rawMs').runs ?? '-');
+  return [
+    [`${pace.label}: raw NDJSON client, prompt -> answer`, ms(of('rawMs').value), runs, 'baseline', '-', '-', '-', '-'],
+    [`${pace.label}: Tandem panel, prompt -> last character shown`, ms(of('panelMs').value), runs, ratio(of('vsRaw').value),
+      ms(of('maxFrameGapMs').value), ms(of('p99FrameMs').value), String(of('framesOver50').value), String(of('longTasks').value)],
+  ];
+}
+
+/** Raw and panel turns in turn, after one warm-up turn of each. */
+async function measurePaces(context: BenchContext, text: string, runs: number): Promise<PaceRuns[]> {
+  const browser = await context.browser();
   const model = await startClaudeModelServer();
-  const paces: PaceFigures[] = PACES.map((pace) => ({ pace, raw: [], panel: [] }));
-  const threads: BigThread[] = [];
+  const closeModel = context.cleanup.add('close Claude model server', () => model.close());
+  const paces: PaceRuns[] = PACES.map((pace) => ({ pace, raw: [], panel: [] }));
   try {
-    progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace after a warm-up turn`);
     // Like the other sections: one turn first, so Chromium's first load and compile of the bundle is not counted.
     const warmUp = benchMarkdown(20_000);
     await rawTurn(model, warmUp, PACES[0] as Pace);
@@ -262,53 +198,40 @@ export async function runStreamingBench(options: { quick: boolean }): Promise<vo
         const panel = await panelTurn(model, browser, text, figures.pace);
         figures.raw.push(raw);
         figures.panel.push(panel);
-        progress(`  ${figures.pace.label}, run ${run + 1}/${runs}: raw ${ms(raw)}, panel ${ms(panel.ms)} (max frame ${ms(panel.maxFrameMs)}, ${panel.chunks} chunks)`);
+        context.progress(`  ${figures.pace.label}, run ${run + 1}/${runs}: raw ${ms(raw)}, panel ${ms(panel.ms)} (max frame ${ms(panel.maxFrameMs)}, ${panel.chunks} chunks)`);
       }
     }
-    progress('thread of 2,000 tool calls (text output only, then command output in terminal panes)');
-    threads.push(await bigThread(browser, 2_000, options.quick ? 10 : 30, false));
-    threads.push(await bigThread(browser, 2_000, options.quick ? 10 : 30, true));
+    return paces;
   } finally {
-    await model.close();
-    await browser.close();
+    await closeModel();
   }
-  const sizes = bundleSizes();
-  const out: string[] = [];
-  out.push(`Streaming into the real webview bundle (Chromium harness with the panel's CSP; not code-server)`);
-  out.push(table(
-    [{ title: 'path' }, { title: 'median', align: 'right' }, { title: 'runs', align: 'right' }, { title: 'vs raw', align: 'right' }, { title: 'max frame', align: 'right' }, { title: 'p99 frame', align: 'right' }, { title: 'frames > 50 ms', align: 'right' }, { title: 'long tasks', align: 'right' }],
-    paces.flatMap(paceRows),
-  ));
-  out.push(`   ${count(text.length)} characters of markdown, ${count(median(paces.flatMap((figures) => figures.panel.map((turn) => turn.chunks))))} agent_message_chunks per turn (real claude-agent-acp, scripted model server).`);
-  out.push('   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.');
-  out.push('   The flood is CPU-bound on 2 cores: the agent (adapter + Claude Code) alone needs about 1.6 cores, so the panel\'s rendering competes with it.');
-  if (threads.length > 0) {
-    out.push(`\nA thread of 2,000 tool calls in the panel (read, edit, execute, search, fetch in turn; 400 carry output)`);
-    out.push(table(
-      [{ title: 'figure' }, ...threads.map((thread) => ({ title: thread.terminalOutput ? 'output in terminal panes' : 'output as text', align: 'right' as const }))],
-      [
-        ['load as deltas (100 per message)', ...threads.map((thread) => ms(thread.loadMs))],
-        ['append one more: median (message -> rendered frame)', ...threads.map((thread) => ms(median(thread.appendMs)))],
-        ['append one more: p95', ...threads.map((thread) => ms(percentile(thread.appendMs, 95)))],
-        ['JS heap after GC', ...threads.map((thread) => `${thread.heapMb.toFixed(1)} MB`)],
-        ['DOM elements', ...threads.map((thread) => count(thread.domNodes))],
-      ],
-    ));
-  }
-  out.push('\nBundle sizes (production build in dist/)');
-  out.push(table([{ title: 'file' }, { title: 'bytes', align: 'right' }, { title: 'gzip', align: 'right' }], sizes.map((size) => [size.file, count(size.bytes), count(size.gzipBytes)])));
-  process.stdout.write(`${out.join('\n')}\n`);
-  process.stdout.write(`BENCH_JSON ${JSON.stringify({
-    streaming: { characters: text.length, chunkSize: CHUNK, paces: paces.map(paceJson) },
-    bigThread: threads.map((thread) => ({ tools: thread.tools, terminalOutput: thread.terminalOutput, loadMs: round(thread.loadMs), appendMedianMs: round(median(thread.appendMs)),
-      appendP95Ms: round(percentile(thread.appendMs, 95)), heapMb: round(thread.heapMb, 1), domNodes: thread.domNodes })),
-    bundle: sizes,
-  })}\n`);
 }
 
-if (require.main === module) {
-  runStreamingBench({ quick: process.argv.includes('--quick') }).then(() => process.exit(0), (error: unknown) => {
-    process.stderr.write(`streaming bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+export const streamingBench: Bench = {
+  name: 'streaming',
+  title: 'Panel: streaming a long answer',
+  async run(context) {
+    const { quick } = context.options;
+    const runs = quick ? 1 : 3;
+    const text = benchMarkdown(quick ? 50_000 : 200_000);
+    context.progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace after a warm-up turn`);
+    const paces = await measurePaces(context, text, runs);
+    const measured = paces.map((runsOfPace) => ({ pace: runsOfPace.pace, figures: paceFigures(runsOfPace) }));
+    const chunks = median(paces.flatMap((runsOfPace) => runsOfPace.panel.map((turn) => turn.chunks)));
+    return {
+      section: 'streaming',
+      figures: Object.assign({}, ...measured.map(({ pace, figures }) => prefixed(`streaming.${pace.key}`, figures))) as Figures,
+      lines: [
+        'Streaming into the real webview bundle (Chromium harness with the panel\'s CSP; not code-server)',
+        table(
+          [{ title: 'path' }, { title: 'median', align: 'right' }, { title: 'runs', align: 'right' }, { title: 'vs raw', align: 'right' }, { title: 'max frame', align: 'right' },
+            { title: 'p99 frame', align: 'right' }, { title: 'frames > 50 ms', align: 'right' }, { title: 'long tasks', align: 'right' }],
+          measured.flatMap(({ pace, figures }) => paceRows(pace, figures)),
+        ),
+        `   ${count(text.length)} characters of markdown, ${count(chunks)} agent_message_chunks per turn (real claude-agent-acp, scripted model server).`,
+        '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',
+        `   The flood is CPU-bound on ${os.availableParallelism()} cores: the agent (adapter + Claude Code) takes most of them, so the panel's rendering competes with it.`,
+      ],
+    };
+  },
+};

@@ -6,24 +6,26 @@
  *      in MB/s, against `cat` of the same file to /dev/null (the pipe-free floor), as a ratio.
  *   2. Peak memory of this process while a command prints 100 MB with a 64 KB output limit.
  *
- * Standalone: `node --import tsx bench/terminals.ts [--quick]`.
+ * Alone: `npm run bench -- terminal`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { TerminalFeed } from '../src/panel/terminalFeed';
 import { TerminalDisplays } from '../src/terminals/terminalDisplays';
 import { TerminalService } from '../src/terminals/terminalService';
 import { silentLogger } from '../src/util/logger';
-import { ratio, table } from './report';
+import { distribution, prefixed, single, slowdown, type Bench, type Figures } from './figures';
+import { ms, ratio, table } from './report';
+import { fullGc, WARMUP_ROUNDS } from './resources';
 import { median, round } from './stats';
 
 const MB = 1024 * 1024;
 const LIMIT = 64 * 1024;
+/** What the memory figure's command prints, far over the limit. */
+const MEMORY_TEST_BYTES = 100 * MB;
 const NEVER_ABORTED = new AbortController().signal;
 
 /** A service with the display model and the panel feed attached, as a session has them. */
@@ -77,11 +79,6 @@ function throughNodePipe(file: string): Promise<number> {
   });
 }
 
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
 interface MemoryPeak {
   peakRssMB: number;
   /** Growth that stays after the command and a garbage collection: what the host keeps. */
@@ -92,9 +89,18 @@ interface MemoryPeak {
 }
 
 /** Peak growth over the baseline, sampled every 5 ms while `run` goes. */
-async function peakDuring(run: () => Promise<unknown>): Promise<MemoryPeak> {
+/** Buffers are freed by finalizers after a collection: collect, let them run, collect again. */
+async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  const collectGarbage = fullGc() ?? (() => undefined);
   collectGarbage();
-  const base = process.memoryUsage();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  collectGarbage();
+  return process.memoryUsage();
+}
+
+async function peakDuring(run: () => Promise<unknown>): Promise<MemoryPeak> {
+  // Settled like the end state, so what earlier sections left for finalizers is not counted as freed here.
+  const base = await settledMemory();
   const peak = { absoluteRss: 0, rss: 0, heap: 0, external: 0 };
   const sample = () => {
     const now = process.memoryUsage();
@@ -110,75 +116,91 @@ async function peakDuring(run: () => Promise<unknown>): Promise<MemoryPeak> {
     clearInterval(timer);
     sample();
   }
-  // Buffers are freed by finalizers after a collection: collect, let them run, collect again.
-  collectGarbage();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  collectGarbage();
-  const after = process.memoryUsage();
+  const after = await settledMemory();
   const retained = after.heapUsed + after.external + after.arrayBuffers - base.heapUsed - base.external - base.arrayBuffers;
   return { retainedMB: round(retained / MB, 1), peakRssMB: round(peak.absoluteRss / MB, 1), rssMB: round(peak.rss / MB, 1), heapMB: round(peak.heap / MB, 1), externalMB: round(peak.external / MB, 1) };
 }
 
-export async function runTerminalBench(options: { quick: boolean }): Promise<Record<string, number>> {
-  const runs = options.quick ? 3 : 7;
-  const sizeMB = options.quick ? 32 : 128;
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-terminals-'));
-  try {
-    // Memory first, before the throughput file and runs grow the process.
-    const memory = await peakDuring(() => throughTandem(scratch, 'sh', ['-c', `head -c ${100 * MB} /dev/zero | tr '\\0' x`]));
-    // Printable lines, like real command output (colours included), not a run of one byte.
-    const line = 'src/terminals/outputBuffer.ts:42: \u001b[32mok\u001b[0m keeps the newest bytes within the limit\n';
-    const file = path.join(scratch, 'output.txt');
-    writeFileSync(file, line.repeat(Math.ceil((sizeMB * MB) / Buffer.byteLength(line))).slice(0, sizeMB * MB));
-    const tandemMs: number[] = [];
-    const catMs: number[] = [];
-    const pipeMs: number[] = [];
-    for (let run = 0; run < runs + 1; run++) {
-      const tandem = await throughTandem(scratch, 'cat', [file]);
-      const cat = await throughCat(file);
-      const pipe = await throughNodePipe(file);
-      // The first round warms the page cache and the JIT.
-      if (run === 0) continue;
-      tandemMs.push(tandem);
-      catMs.push(cat);
-      pipeMs.push(pipe);
-    }
-    const tandemMBps = sizeMB / (median(tandemMs) / 1000);
-    const catMBps = sizeMB / (median(catMs) / 1000);
-    const pipeMBps = sizeMB / (median(pipeMs) / 1000);
-
-    const figures = {
-      terminalCaptureMBps: round(tandemMBps, 1),
-      catToDevNullMBps: round(catMBps, 1),
-      nodePipeReadMBps: round(pipeMBps, 1),
-      captureSlowdownVsCat: round(median(tandemMs) / median(catMs), 2),
-      captureSlowdownVsNodePipe: round(median(tandemMs) / median(pipeMs), 2),
-      peakRssMB100: memory.peakRssMB,
-      peakRssGrowthMB100: memory.rssMB,
-      peakHeapGrowthMB100: memory.heapMB,
-      peakBufferGrowthMB100: memory.externalMB,
-      retainedAfterMB100: memory.retainedMB,
-    };
-    console.log(`\nTerminal output capture (${sizeMB} MB file, ${LIMIT / 1024} KB output limit, median of ${runs} runs)\n`);
-    console.log(table([{ title: 'path' }, { title: 'median', align: 'right' }, { title: 'MB/s', align: 'right' }, { title: 'vs cat', align: 'right' }], [
-      ['cat file > /dev/null', `${round(median(catMs), 1)} ms`, catMBps.toFixed(0), ratio(1)],
-      ['cat file | Node reads the pipe, keeps nothing', `${round(median(pipeMs), 1)} ms`, pipeMBps.toFixed(0), ratio(median(pipeMs) / median(catMs))],
-      ['terminal/create: cat file (TerminalService + displays + panel feed)', `${round(median(tandemMs), 1)} ms`, tandemMBps.toFixed(0), ratio(figures.captureSlowdownVsCat)],
-    ]));
-    console.log('\nPeak memory growth of the host while a command prints 100 MB (64 KB limit)\n');
-    console.log(table([{ title: 'measure' }, { title: 'growth', align: 'right' }], [
-      ['RSS (peak of the whole process)', `${memory.peakRssMB} MB`],
-      ['RSS growth', `${memory.rssMB} MB`],
-      ['JS heap used', `${memory.heapMB} MB`],
-      ['Buffers (external + array buffers)', `${memory.externalMB} MB`],
-      ['kept after the command (heap + buffers, after GC)', `${memory.retainedMB} MB`],
-    ]));
-    return figures;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+/** Capture vs cat vs a bare Node pipe reader on the same file; the first round warms the page cache and the JIT. */
+async function throughput(scratch: string, sizeMB: number, runs: number): Promise<Figures> {
+  // Printable lines, like real command output (colours included), not a run of one byte.
+  const line = 'src/terminals/outputBuffer.ts:42: \u001b[32mok\u001b[0m keeps the newest bytes within the limit\n';
+  const file = path.join(scratch, 'output.txt');
+  writeFileSync(file, line.repeat(Math.ceil((sizeMB * MB) / Buffer.byteLength(line))).slice(0, sizeMB * MB));
+  const tandemMs: number[] = [];
+  const catMs: number[] = [];
+  const pipeMs: number[] = [];
+  for (let run = 0; run < runs + WARMUP_ROUNDS; run++) {
+    const tandem = await throughTandem(scratch, 'cat', [file]);
+    const cat = await throughCat(file);
+    const pipe = await throughNodePipe(file);
+    if (run < WARMUP_ROUNDS) continue;
+    tandemMs.push(tandem);
+    catMs.push(cat);
+    pipeMs.push(pipe);
   }
+  const mbps = (samples: number[]) => single(sizeMB / (median(samples) / 1000), 'MB/s');
+  return {
+    captureMs: distribution(tandemMs, 'ms'),
+    catMs: distribution(catMs, 'ms'),
+    nodePipeMs: distribution(pipeMs, 'ms'),
+    captureMBps: mbps(tandemMs),
+    catMBps: mbps(catMs),
+    nodePipeMBps: mbps(pipeMs),
+    vsCat: slowdown(tandemMs, catMs),
+    nodePipeVsCat: slowdown(pipeMs, catMs),
+    vsNodePipe: slowdown(tandemMs, pipeMs),
+  };
 }
 
-if (process.argv[1] && path.basename(process.argv[1]).startsWith('terminals.')) {
-  runTerminalBench({ quick: process.argv.includes('--quick') }).then((figures) => console.log(`\nBENCH_JSON ${JSON.stringify(figures)}`));
+function memoryFigures(memory: MemoryPeak): Figures {
+  return {
+    'memory.peakRssMB': single(memory.peakRssMB, 'MB'),
+    'memory.rssGrowthMB': single(memory.rssMB, 'MB'),
+    'memory.heapGrowthMB': single(memory.heapMB, 'MB'),
+    'memory.bufferGrowthMB': single(memory.externalMB, 'MB'),
+    'memory.retainedMB': single(memory.retainedMB, 'MB'),
+  };
 }
+
+function terminalLines(figures: Figures, sizeMB: number, runs: number): string[] {
+  const value = (key: string) => figures[key]?.value ?? Number.NaN;
+  const row = (label: string, key: string, vsCat: string) => [label, ms(value(`${key}Ms`)), value(`${key}MBps`).toFixed(0), vsCat];
+  const megabytes = (key: string) => `${value(`memory.${key}`)} MB`;
+  return [
+    `\nTerminal output capture (${sizeMB} MB file, ${LIMIT / 1024} KB output limit, median of ${runs} runs)\n`,
+    table([{ title: 'path' }, { title: 'median', align: 'right' }, { title: 'MB/s', align: 'right' }, { title: 'vs cat', align: 'right' }], [
+      row('cat file > /dev/null', 'cat', 'baseline'),
+      row('cat file | Node reads the pipe, keeps nothing', 'nodePipe', ratio(value('nodePipeVsCat'))),
+      row('terminal/create: cat file (TerminalService + displays + panel feed)', 'capture', ratio(value('vsCat'))),
+    ]),
+    `\nPeak memory growth of the host while a command prints ${MEMORY_TEST_BYTES / MB} MB (${LIMIT / 1024} KB limit)\n`,
+    table([{ title: 'measure' }, { title: 'growth', align: 'right' }], [
+      ['RSS (peak of the whole process)', megabytes('peakRssMB')],
+      ['RSS growth', megabytes('rssGrowthMB')],
+      ['JS heap used', megabytes('heapGrowthMB')],
+      ['Buffers (external + array buffers)', megabytes('bufferGrowthMB')],
+      ['kept after the command (heap + buffers, after GC)', megabytes('retainedMB')],
+    ]),
+  ];
+}
+
+export const terminalBench: Bench = {
+  name: 'terminal',
+  title: 'Terminals',
+  async run({ options, progress }) {
+    const runs = options.quick ? 3 : 7;
+    const sizeMB = options.quick ? 32 : 128;
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-terminals-'));
+    try {
+      progress(`terminal: peak memory while a command prints ${MEMORY_TEST_BYTES / MB} MB`);
+      // Memory first, before the throughput file and runs grow the process.
+      const memory = await peakDuring(() => throughTandem(scratch, 'sh', ['-c', `head -c ${MEMORY_TEST_BYTES} /dev/zero | tr '\\0' x`]));
+      progress(`terminal: capture of a ${sizeMB} MB file, ${WARMUP_ROUNDS} warm-up + ${runs} rounds`);
+      const figures = { ...await throughput(scratch, sizeMB, runs), ...memoryFigures(memory) };
+      return { section: 'terminal', figures: prefixed('terminal', figures), lines: terminalLines(figures, sizeMB, runs) };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};

@@ -11,13 +11,13 @@ import { DeltaBatcher } from '../src/panel/deltaBatcher';
 import { ThreadModel } from '../src/thread/threadModel';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
-import { startClock, withTimeout, type Cleanup, type Timed } from './resources';
+import { agentEnv, startClock, withTimeout, type Cleanup, type Timed } from './resources';
 
 /** The text of every chunk the scripted agent's `flood` sends. */
 export const FLOOD_CHUNK_TEXT = 'chunk-of-12 ';
 const RUN_TIMEOUT_MS = 60_000;
 /** A Linux pipe hands a reader up to 64 KiB at a time; the in-memory feed uses the same size. */
-const PIPE_CHUNK_BYTES = 64 * 1024;
+export const PIPE_CHUNK_BYTES = 64 * 1024;
 
 export interface PipelineRun extends Timed {
   /** Batches the DeltaBatcher handed on (threadDeltas messages, for the presenter). */
@@ -237,10 +237,8 @@ export async function endToEndTandem(definition: AgentDefinition, cwd: string, c
 /** Reference for what agent + pipe allow: the raw client receiving the same flood (parse only). */
 export async function endToEndRaw(definition: AgentDefinition, cwd: string, count: number, cleanup: Cleanup): Promise<Timed> {
   let received = 0;
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   const client = RawNdjsonClient.spawn(
-    { command: definition.command, args: definition.args, env: { ...env, ...definition.env }, cwd },
+    { command: definition.command, args: definition.args, env: agentEnv(definition), cwd },
     {
       requestTimeoutMs: RUN_TIMEOUT_MS,
       onNotification: (method, params) => {

@@ -1,0 +1,150 @@
+/**
+ * Host ingest: N agent_message_chunk notifications through Tandem's host path, from a loop that
+ * only splits and JSON.parses the same lines (A) to the whole presenter with the agent on a pipe (E).
+ */
+import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
+import type { HandshakeTarget } from './handshake';
+import { count, ms, perSecond, ratio, table } from './report';
+import { WARMUP_ROUNDS, type Cleanup, type Timed } from './resources';
+import { median } from './stats';
+import {
+  chunkLine, endToEndRaw, endToEndTandem, floodNdjson, inProcessConnection, parseOnly, PIPE_CHUNK_BYTES, sdkClientOnly, threadAndBatcherOnly, type PipelineRun,
+} from './throughput';
+
+/** The scripted agent numbers its sessions from 1, and each flood run uses a fresh agent. */
+const FLOOD_SESSION_ID = 'scripted-1';
+
+type PathKey = 'parseOnly' | 'threadAndBatcher' | 'sdkClientOnly' | 'inProcessConnection' | 'endToEndTandem' | 'endToEndRaw';
+type Round = Record<PathKey, Timed & Partial<PipelineRun>>;
+
+const PATH_LABELS: Record<PathKey, string> = {
+  parseOnly: 'A  baseline: split + JSON.parse (in memory)',
+  threadAndBatcher: 'B  parse + ThreadModel + DeltaBatcher (no tee, no SDK)',
+  sdkClientOnly: 'C  SDK client alone, in memory (no Tandem code)',
+  inProcessConnection: 'D  Tandem in-process: AcpConnection on in-memory streams',
+  endToEndTandem: 'E  Tandem end to end: host path, agent over pipe',
+  endToEndRaw: 'F  reference: raw NDJSON client, same agent + pipe',
+};
+const PATHS = Object.keys(PATH_LABELS) as PathKey[];
+
+/** The two pipe runs, in alternating order so drift hits both alike. */
+async function pipeRuns(agent: HandshakeTarget, chunks: number, cleanup: Cleanup, tandemFirst: boolean) {
+  const launch = agent.launch();
+  try {
+    const tandem = () => endToEndTandem(launch.definition, launch.cwd, chunks, cleanup);
+    const raw = () => endToEndRaw(launch.definition, launch.cwd, chunks, cleanup);
+    if (tandemFirst) {
+      const endToEnd = await tandem();
+      return { endToEnd, raw: await raw() };
+    }
+    const reference = await raw();
+    return { endToEnd: await tandem(), raw: reference };
+  } finally {
+    launch.dispose();
+  }
+}
+
+/** One round: the in-memory paths first (no agent process running), then the two pipe runs. */
+async function measureRound(text: string, chunks: number, agent: HandshakeTarget, cleanup: Cleanup, round: number): Promise<{ samples: Round; wireLine: string | null }> {
+  const parse = parseOnly(text, chunks);
+  const direct = threadAndBatcherOnly(text, chunks);
+  const sdkOnly = await sdkClientOnly(text, chunks);
+  const inProcess = await inProcessConnection(text, chunks, FLOOD_SESSION_ID);
+  const { endToEnd, raw } = await pipeRuns(agent, chunks, cleanup, round % 2 === 0);
+  return {
+    samples: { parseOnly: parse, threadAndBatcher: direct, sdkClientOnly: sdkOnly, inProcessConnection: inProcess, endToEndTandem: endToEnd, endToEndRaw: raw },
+    wireLine: endToEnd.wireLine,
+  };
+}
+
+function progressLine(label: string, { parseOnly: a, threadAndBatcher: b, sdkClientOnly: c, inProcessConnection: d, endToEndTandem: e, endToEndRaw: f }: Round): string {
+  return `  throughput ${label}: A ${ms(a.ms)}, B ${ms(b.ms)}, C ${ms(c.ms)}, D ${ms(d.ms)}, `
+    + `E ${ms(e.ms)} (cpu ${ms(e.cpuMs)}, ${e.batches} batches), F ${ms(f.ms)} (cpu ${ms(f.cpuMs)})`;
+}
+
+function pathFigures(runs: Round[], key: PathKey, chunks: number): Figures {
+  const wall = runs.map((run) => run[key].ms);
+  const figures: Figures = {
+    ms: distribution(wall, 'ms'),
+    cpuMs: distribution(runs.map((run) => run[key].cpuMs), 'ms'),
+    framesPerSecond: single(chunks / (median(wall) / 1000), 'per s'),
+  };
+  const batches = runs.map((run) => run[key].batches).filter((value): value is number => value !== undefined);
+  const deltas = runs.map((run) => run[key].deltas).filter((value): value is number => value !== undefined);
+  if (batches.length > 0) figures.batches = single(median(batches), 'count');
+  if (deltas.length > 0) figures.deltas = single(median(deltas), 'count');
+  return figures;
+}
+
+async function measureIngest(context: BenchContext): Promise<Figures> {
+  const { chunks, throughputRuns: runs } = context.options;
+  const agent = await context.scriptedAgent();
+  const text = floodNdjson(chunks, FLOOD_SESSION_ID);
+  const counted: Round[] = [];
+  let wireLine: string | null = null;
+  for (let round = 0; round < WARMUP_ROUNDS + runs; round++) {
+    const measured = await measureRound(text, chunks, agent, context.cleanup, round);
+    wireLine ??= measured.wireLine;
+    if (round >= WARMUP_ROUNDS) counted.push(measured.samples);
+    context.progress(progressLine(round >= WARMUP_ROUNDS ? `run ${round - WARMUP_ROUNDS + 1}/${runs}` : 'warm-up', measured.samples));
+  }
+  const wall = (key: PathKey) => counted.map((run) => run[key].ms);
+  const figures: Figures = {
+    inProcessVsParse: slowdown(wall('inProcessConnection'), wall('parseOnly')),
+    pipeVsRaw: slowdown(wall('endToEndTandem'), wall('endToEndRaw')),
+    ...Object.assign({}, ...PATHS.map((key) => prefixed(key, pathFigures(counted, key, chunks)))) as Figures,
+  };
+  // The agent's session ids carry its pid; the bytes around them must be the same.
+  if (wireLine !== null) {
+    const matches = wireLine.replace(/"sessionId":"[^"]*"/, `"sessionId":"${FLOOD_SESSION_ID}"`) === chunkLine(FLOOD_SESSION_ID);
+    figures.wireLineMatches = single(Number(matches), 'flag');
+  }
+  return figures;
+}
+
+function ingestTable(figures: Figures, chunks: number): string {
+  const of = (key: PathKey, name: string): Figure => figures[`${key}.${name}`] ?? { value: Number.NaN, unit: 'ms' };
+  const baseline = of('parseOnly', 'ms').value;
+  return table(
+    [
+      { title: 'path' }, { title: 'median', align: 'right' }, { title: 'frames/s', align: 'right' }, { title: 'time vs A', align: 'right' },
+      { title: 'min..max', align: 'right' }, { title: 'host CPU', align: 'right' }, { title: 'batches', align: 'right' },
+    ],
+    PATHS.map((key) => {
+      const wall = of(key, 'ms');
+      const batches = figures[`${key}.batches`];
+      return [
+        PATH_LABELS[key], ms(wall.value), perSecond(chunks / (wall.value / 1000)), ratio(wall.value / baseline),
+        `${ms(wall.min ?? wall.value)}..${ms(wall.max ?? wall.value)}`, ms(of(key, 'cpuMs').value), batches ? String(batches.value) : '-',
+      ];
+    }),
+  );
+}
+
+export const hostIngestBench: Bench = {
+  name: 'hostIngest',
+  title: 'Host throughput: agent_message_chunk notifications through the host',
+  async run(context) {
+    const { chunks, throughputRuns } = context.options;
+    context.progress(`throughput: ${count(chunks)} chunks, ${WARMUP_ROUNDS} warm-up + ${throughputRuns} rounds`);
+    const figures = await measureIngest(context);
+    const deltas = figures['endToEndTandem.deltas'];
+    return {
+      section: 'hostIngest',
+      figures: prefixed('hostIngest', figures),
+      lines: [
+        `   ${count(chunks)} notifications, median of ${throughputRuns} runs after ${WARMUP_ROUNDS} warm-up.`,
+        ingestTable(figures, chunks),
+        '   A: the pre-generated NDJSON text (same bytes the agent writes) split on \\n, each line JSON.parsed.',
+        '   B: A + ThreadModel.applyUpdate + DeltaBatcher.push; synchronous, so the batcher flushes once.',
+        `   C: the same text in ${PIPE_CHUNK_BYTES / 1024} KiB chunks through the ACP SDK client only: Readable.toWeb -> ndJsonStream -> JSON-RPC dispatch + schema validation -> a counting handler.`,
+        '   D: C plus Tandem: its AcpConnection (lineTee + FrameStore before the SDK) -> ThreadModel -> DeltaBatcher. In memory the whole',
+        '      burst is one macrotask, so the batch timer cannot fire before the end (see the batches column).',
+        `   E: ChatPresenter + SessionController, scripted agent 'flood ${chunks}' over stdio; from sendPrompt() to the last threadDeltas post${deltas ? ` (${count(deltas.value)} deltas after merging)` : ''}.`,
+        '   F: the raw client receiving the same flood, session/prompt sent -> response: roughly what the agent and the pipe allow.',
+        '   host CPU: this process\'s CPU time during the run; in E and F the agent works in parallel on another core.',
+        ...(figures.wireLineMatches?.value === 0 ? ['   note: the pre-generated line differs from the line the agent wrote on the wire.'] : []),
+      ],
+    };
+  },
+};

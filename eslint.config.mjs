@@ -49,7 +49,7 @@ const IMPORT_SHAPE = {
 };
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const up = (count) => (count === 0 ? '\\./' : `(\\.\\./){${count}}`);
+const up = (count) => `(\\.\\./){${count}}`;
 const ending = '(\\.[cm]?[jt]s)?(/|$)';
 
 /** Each way a file `nesting` folders below `zone.dir` can name a folder outside the zone, with the folder it lands in. */

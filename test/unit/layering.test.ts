@@ -73,6 +73,12 @@ describe('layer rules in eslint.config.mjs', () => {
     }
   });
 
+  test('a file nested deeper than the generated rules reach may not import upward at all', async () => {
+    assert.deepEqual(await refused('src/acp/a/b/c/d/probe.ts', ['../../../../../util/logger', './sibling']), []);
+    assert.deepEqual(await refused('src/acp/a/b/c/d/e/probe.ts', ['../../../../../../util/logger', './sibling']), ['../../../../../../util/logger']);
+    assert.deepEqual(await refused('webview/a/b/c/d/e/probe.ts', ['../../../../../../src/contract/messages', './sibling']), ['../../../../../../src/contract/messages']);
+  });
+
   test('only src/vscode and src/extension.ts import vscode', async () => {
     const allowed = ['src/extension.ts', 'src/vscode/probe.ts', 'src/vscode/review/probe.ts'];
     const refusing = ['src/probe.ts', 'src/newFolder/probe.ts', ...Object.keys(DENIED).map((zone) => `src/${zone}/probe.ts`), 'webview/probe.ts', 'webview/views/probe.ts'];

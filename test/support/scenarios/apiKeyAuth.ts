@@ -4,20 +4,31 @@
  * "authentication required" until it was started with that variable set and authenticated.
  */
 import * as acp from '@agentclientprotocol/sdk';
+import type { ScriptedAgentEnv } from './scenario';
 
 export const API_KEY_VARIABLE = 'SCRIPTED_API_KEY';
-let authenticated = false;
 
-export function apiKeyMethods(): acp.AuthMethod[] {
-  if (process.env.SCRIPTED_AGENT_AUTH !== 'apikey') return [];
-  return [{ id: 'scripted-key', name: 'Scripted API key', description: 'Paste the key of your scripted account', _meta: { 'api-key': { env: API_KEY_VARIABLE } } }];
-}
+/** One agent's API-key sign-in: authenticating counts for that agent only, as with a real process. */
+export class ApiKeySignIn {
+  private authenticated = false;
 
-export function authenticateWithKey(methodId: string): void {
-  if (methodId !== 'scripted-key' || !process.env[API_KEY_VARIABLE]) throw acp.RequestError.authRequired(undefined, 'no API key in the environment');
-  authenticated = true;
-}
+  constructor(private readonly env: ScriptedAgentEnv) {}
 
-export function requireApiKey(): void {
-  if (process.env.SCRIPTED_AGENT_AUTH === 'apikey' && !authenticated) throw acp.RequestError.authRequired(undefined, 'authenticate with an API key first');
+  private get offered(): boolean {
+    return this.env.SCRIPTED_AGENT_AUTH === 'apikey';
+  }
+
+  methods(): acp.AuthMethod[] {
+    if (!this.offered) return [];
+    return [{ id: 'scripted-key', name: 'Scripted API key', description: 'Paste the key of your scripted account', _meta: { 'api-key': { env: API_KEY_VARIABLE } } }];
+  }
+
+  authenticate(methodId: string): void {
+    if (methodId !== 'scripted-key' || !this.env[API_KEY_VARIABLE]) throw acp.RequestError.authRequired(undefined, 'no API key in the environment');
+    this.authenticated = true;
+  }
+
+  require(): void {
+    if (this.offered && !this.authenticated) throw acp.RequestError.authRequired(undefined, 'authenticate with an API key first');
+  }
 }

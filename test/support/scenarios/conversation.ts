@@ -13,10 +13,9 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { PERMISSION_OPTIONS, sleep, streamText, update } from '../../../src/demo-agent/agentKit';
-import type { Scenario } from './scenario';
+import type { Scenario, ScriptedAgentEnv } from './scenario';
 
 type OptionsKind = 'config' | 'legacy' | 'none';
-const optionsKind: OptionsKind = process.env.SCRIPTED_AGENT_OPTIONS === 'config' ? 'config' : process.env.SCRIPTED_AGENT_OPTIONS === 'legacy' ? 'legacy' : 'none';
 /** A value the agent refuses, so clients can show their rollback. */
 export const REFUSED_VALUE = 'refuse-me';
 
@@ -39,8 +38,6 @@ interface SessionConfig {
   booleans: boolean;
 }
 
-const configs = new Map<string, SessionConfig>();
-
 function configOptions(config: SessionConfig): acp.SessionConfigOption[] {
   const options: acp.SessionConfigOption[] = [
     { id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: config.effort,
@@ -55,60 +52,11 @@ function configOptions(config: SessionConfig): acp.SessionConfigOption[] {
   return options;
 }
 
-/** Extra fields of the `session/new` answer. */
-export function sessionOptionsFor(sessionId: string, capabilities: acp.ClientCapabilities): Partial<acp.NewSessionResponse> & { models?: unknown } {
-  const config: SessionConfig = { mode: 'default', model: 'scripted-large', effort: 'low', fast: false, booleans: Boolean(capabilities.session?.configOptions?.boolean) };
-  configs.set(sessionId, config);
-  if (optionsKind === 'config') return { configOptions: configOptions(config) };
-  if (optionsKind === 'legacy') return { modes: { currentModeId: config.mode, availableModes: MODES }, models: { availableModels: MODELS, currentModelId: config.model } };
-  return {};
-}
-
-/** SCRIPTED_AGENT_PROMPT=rich: the agent takes images and embedded context. */
-export function scriptedPromptCapabilities(): acp.PromptCapabilities {
-  const rich = process.env.SCRIPTED_AGENT_PROMPT === 'rich';
-  return { image: rich, embeddedContext: rich };
-}
-
-function configOf(sessionId: string): SessionConfig {
-  const config = configs.get(sessionId);
-  if (!config) throw acp.RequestError.resourceNotFound(sessionId);
-  return config;
-}
-
 function refuse(value: unknown): void {
   if (value === REFUSED_VALUE) throw acp.RequestError.invalidParams(undefined, `The scripted agent refuses ${REFUSED_VALUE}.`);
 }
 
 const setModelParams = (params: unknown) => params as { sessionId: string; modelId: string };
-
-/** The config methods, on the agent app the scripted agent builds. */
-export function withConversationHandlers(app: acp.AgentApp): acp.AgentApp {
-  return app
-    .onRequest(acp.methods.agent.session.setConfigOption, async (ctx) => {
-      const config = configOf(ctx.params.sessionId);
-      const { configId, value } = ctx.params;
-      refuse(value);
-      if (configId === 'fast' && typeof value === 'boolean') config.fast = value;
-      else if ((configId === 'mode' || configId === 'model' || configId === 'effort') && typeof value === 'string') config[configId] = value;
-      else throw acp.RequestError.invalidParams(undefined, `Unknown option ${configId}`);
-      if (configId === 'mode') await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
-      return { configOptions: configOptions(config) };
-    })
-    .onRequest(acp.methods.agent.session.setMode, async (ctx) => {
-      const config = configOf(ctx.params.sessionId);
-      refuse(ctx.params.modeId);
-      config.mode = ctx.params.modeId;
-      await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
-      return {};
-    })
-    .onRequest('session/set_model', setModelParams, (ctx) => {
-      const config = configOf(ctx.params.sessionId);
-      refuse(ctx.params.modelId);
-      config.model = ctx.params.modelId;
-      return {};
-    });
-}
 
 async function ask(client: acp.AgentContext, sessionId: string, toolCall: acp.ToolCallUpdate, signal: AbortSignal): Promise<string> {
   const answer = await client.request(acp.methods.client.session.requestPermission, { sessionId, options: PERMISSION_OPTIONS, toolCall }, { cancellationSignal: signal });
@@ -122,7 +70,7 @@ const plan = (done: number): acp.SessionUpdate => ({
   })),
 });
 
-export const conversationScenarios: Record<string, Scenario> = {
+const conversationScenarios: Record<string, Scenario> = {
   async conversation(client, sessionId, _rest, signal, session) {
     const file = `${session.cwd}/src/greeting.ts`;
     await update(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: [
@@ -182,8 +130,73 @@ export const conversationScenarios: Record<string, Scenario> = {
     await streamText(client, sessionId, `Outcome: ${outcome}`);
     return outcome === 'cancelled' ? 'cancelled' : 'end_turn';
   },
-  async options(client, sessionId) {
-    await streamText(client, sessionId, JSON.stringify(configs.get(sessionId) ?? null), { chunkSize: 1000 });
-    return 'end_turn';
-  },
 };
+
+/** One agent's session config and prompt capabilities, chosen by its environment. */
+export class ScriptedConversation {
+  private readonly configs = new Map<string, SessionConfig>();
+  private readonly optionsKind: OptionsKind;
+  private readonly richPrompts: boolean;
+  /** The conversation scenarios, with `options` answering from this agent's configs. */
+  readonly scenarios: Record<string, Scenario>;
+
+  constructor(env: ScriptedAgentEnv) {
+    this.optionsKind = env.SCRIPTED_AGENT_OPTIONS === 'config' ? 'config' : env.SCRIPTED_AGENT_OPTIONS === 'legacy' ? 'legacy' : 'none';
+    // SCRIPTED_AGENT_PROMPT=rich: the agent takes images and embedded context.
+    this.richPrompts = env.SCRIPTED_AGENT_PROMPT === 'rich';
+    this.scenarios = {
+      ...conversationScenarios,
+      options: async (client, sessionId) => {
+        await streamText(client, sessionId, JSON.stringify(this.configs.get(sessionId) ?? null), { chunkSize: 1000 });
+        return 'end_turn';
+      },
+    };
+  }
+
+  /** Extra fields of the `session/new` answer. */
+  sessionOptionsFor(sessionId: string, capabilities: acp.ClientCapabilities): Partial<acp.NewSessionResponse> & { models?: unknown } {
+    const config: SessionConfig = { mode: 'default', model: 'scripted-large', effort: 'low', fast: false, booleans: Boolean(capabilities.session?.configOptions?.boolean) };
+    this.configs.set(sessionId, config);
+    if (this.optionsKind === 'config') return { configOptions: configOptions(config) };
+    if (this.optionsKind === 'legacy') return { modes: { currentModeId: config.mode, availableModes: MODES }, models: { availableModels: MODELS, currentModelId: config.model } };
+    return {};
+  }
+
+  promptCapabilities(): acp.PromptCapabilities {
+    return { image: this.richPrompts, embeddedContext: this.richPrompts };
+  }
+
+  /** The config methods, on the agent app the scripted agent builds. */
+  withHandlers(app: acp.AgentApp): acp.AgentApp {
+    return app
+      .onRequest(acp.methods.agent.session.setConfigOption, async (ctx) => {
+        const config = this.configOf(ctx.params.sessionId);
+        const { configId, value } = ctx.params;
+        refuse(value);
+        if (configId === 'fast' && typeof value === 'boolean') config.fast = value;
+        else if ((configId === 'mode' || configId === 'model' || configId === 'effort') && typeof value === 'string') config[configId] = value;
+        else throw acp.RequestError.invalidParams(undefined, `Unknown option ${configId}`);
+        if (configId === 'mode') await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
+        return { configOptions: configOptions(config) };
+      })
+      .onRequest(acp.methods.agent.session.setMode, async (ctx) => {
+        const config = this.configOf(ctx.params.sessionId);
+        refuse(ctx.params.modeId);
+        config.mode = ctx.params.modeId;
+        await update(ctx.client, ctx.params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: config.mode });
+        return {};
+      })
+      .onRequest('session/set_model', setModelParams, (ctx) => {
+        const config = this.configOf(ctx.params.sessionId);
+        refuse(ctx.params.modelId);
+        config.model = ctx.params.modelId;
+        return {};
+      });
+  }
+
+  private configOf(sessionId: string): SessionConfig {
+    const config = this.configs.get(sessionId);
+    if (!config) throw acp.RequestError.resourceNotFound(sessionId);
+    return config;
+  }
+}

@@ -8,3 +8,6 @@ export interface ScriptedSession {
   cwd: string;
   clientCapabilities: acp.ClientCapabilities;
 }
+
+/** The environment the scripted agent reads its SCRIPTED_* options from (a process's own, or a launch's in memory). */
+export type ScriptedAgentEnv = Readonly<Record<string, string | undefined>>;

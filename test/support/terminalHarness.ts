@@ -1,23 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { FrameStore } from '../../src/acp/frames';
-import { SessionController, type SessionEnvironment } from '../../src/conversation/sessionController';
+import { SessionController } from '../../src/conversation/sessionController';
+import type { SessionEnvironment, SessionServices } from '../../src/conversation/sessionEnvironment';
 import { TerminalService } from '../../src/terminals/terminalService';
-import { silentLogger } from '../../src/util/logger';
 import type { TerminalScriptResult } from './scenarios/terminals';
-import { scriptedAgentDefinition } from './scriptedAgentSpec';
+import { scriptedDefinition, scriptedEnvironmentIn } from './sessionBuilders';
 
-/** A session with the scripted agent whose `terminal/*` is served by Tandem's TerminalService. */
+/** Tandem's TerminalService serving the session's `terminal/*`. */
+export const terminalServices: SessionServices = {
+  createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger }),
+};
+
+/**
+ * A session with the scripted agent whose `terminal/*` is served by Tandem's TerminalService.
+ * The agent is a process, as some callers kill it; `extra.startAgent` can run it in memory.
+ */
 export function terminalSession(workspace: string, env: Record<string, string> = {}, extra: Partial<SessionEnvironment> = {}): SessionController {
-  return new SessionController(scriptedAgentDefinition(env), {
-    workspaceRoot: workspace,
-    trusted: true,
-    frames: new FrameStore(),
-    logger: silentLogger,
-    services: {
-      createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger }),
-    },
-    ...extra,
-  });
+  return new SessionController(scriptedDefinition({ env }), { ...scriptedEnvironmentIn(workspace, { agent: 'process', services: terminalServices }), ...extra });
 }
 
 /** The scripted agent's `terminal` scenario replies with its results as JSON. */

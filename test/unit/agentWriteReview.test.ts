@@ -23,6 +23,8 @@ function shape(hunks: readonly HunkView[] | undefined) {
   return hunks?.map(({ baseStart, currentStart, removed, added }) => ({ baseStart, currentStart, removed, added }));
 }
 
+/** The agent never cancels these requests. */
+const never = new AbortController().signal;
 let workspace: string;
 
 /** An open, saved file the agent already changed once through fs/write_text_file (line 1 became ONE). */
@@ -32,7 +34,7 @@ async function openFileWithPendingHunk() {
   const path = join(workspace, 'notes.txt');
   writeFileSync(path, SIX_LINES);
   documents.open.set(path, SIX_LINES);
-  await fs.writeTextFile({ sessionId: 's', path, content: SIX_LINES.replace('line 1\n', 'ONE\n') });
+  await fs.writeTextFile({ sessionId: 's', path, content: SIX_LINES.replace('line 1\n', 'ONE\n') }, never);
   return { documents, ledger, fs, path };
 }
 
@@ -50,7 +52,7 @@ describe('an agent write to an open file with pending hunks', () => {
     let changes = 0;
     ledger.onDidChange(() => changes++);
     const content = SIX_LINES.replace('line 1\n', 'ONE\n').replace('line 4\n', 'FOUR\n');
-    await fs.writeTextFile({ sessionId: 's', path, content });
+    await fs.writeTextFile({ sessionId: 's', path, content }, never);
 
     assert.equal(changes, 1, 'one write, one ledger update');
     assert.equal(documents.open.get(path), content);

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
+import { describe, test } from 'node:test';
 import type { ElicitationView } from '../../src/contract/elicitationView';
 import { formFields, validateAnswer } from '../../src/elicitation/elicitationSchema';
-import { SessionController } from '../../src/conversation/sessionController';
-import { silentLogger } from '../../src/util/logger';
+import type { SessionController } from '../../src/conversation/sessionController';
 import { EVERY_FIELD } from '../support/scenarios/elicitation';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptedSession } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
-
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-elicit-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
 
 function form(session: SessionController): ElicitationView | undefined {
   const entry = session.thread.snapshot().reverse().find((candidate) => candidate.kind === 'elicitation');
@@ -47,8 +36,7 @@ describe('elicitation schema', () => {
 
 describe('elicitation with the scripted agent', () => {
   test('a form is shown in the thread; invalid values keep it open; accept sends the content', async (t) => {
-    const session = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger });
-    t.after(() => session.dispose());
+    const session = scriptedSession(t);
     const turn = session.prompt('elicit');
     const shown = await waitFor(() => form(session), 'the form');
     assert.equal(shown.title, 'Deployment details');
@@ -62,8 +50,7 @@ describe('elicitation with the scripted agent', () => {
   });
 
   test('decline and cancel are answered as such; Stop cancels an open form', async (t) => {
-    const session = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger });
-    t.after(() => session.dispose());
+    const session = scriptedSession(t);
     for (const action of ['decline', 'cancel'] as const) {
       const turn = session.prompt('elicit');
       const shown = await waitFor(() => (form(session)?.state === 'open' ? form(session) : undefined), 'an open form');
@@ -79,8 +66,7 @@ describe('elicitation with the scripted agent', () => {
   });
 
   test('URL mode shows the full address and host; elicitation/complete closes it', async (t) => {
-    const session = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger });
-    t.after(() => session.dispose());
+    const session = scriptedSession(t);
     const turn = session.prompt('elicit-url');
     const shown = await waitFor(() => form(session), 'the link');
     assert.equal(shown.url, 'https://login.example.com/device?code=ABCD');

@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/conversation/sessionController';
+import type { SessionController } from '../../src/conversation/sessionController';
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptedSession } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
-
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-session-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
-
-function newController(env: Record<string, string> = {}, frames = new FrameStore()) {
-  return new SessionController(scriptedAgentDefinition(env), { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger });
-}
 
 function entriesOf(controller: SessionController, kind: ThreadEntry['kind']): ThreadEntry[] {
   return controller.thread.snapshot().filter((entry) => entry.kind === kind);
@@ -26,8 +12,7 @@ function entriesOf(controller: SessionController, kind: ThreadEntry['kind']): Th
 
 describe('SessionController with the scripted agent', () => {
   test('streams a reply into the thread and ends the turn', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t);
     await controller.prompt('echo hello there');
     assert.equal(controller.thread.lastAgentText(), 'You said: hello there');
     const ended = entriesOf(controller, 'turnEnded');
@@ -36,8 +21,7 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('Stop mid-turn ends the turn as cancelled', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t);
     const turn = controller.prompt('slow');
     await waitFor(() => controller.thread.lastAgentText().length > 20, 'some streamed text');
     await controller.cancel();
@@ -49,8 +33,7 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('a permission request shows the agent options and the answer reaches the agent', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t);
     const turn = controller.prompt('permission');
     const permission = await waitFor(() => controller.thread.toolCall('edit-1')?.permission ?? undefined, 'permission in the card');
     assert.deepEqual(permission.options.map((option) => option.optionId), ['allow-once', 'allow-always', 'reject-once']);
@@ -63,8 +46,7 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('dismissing a permission picks the reject option, never an allow one', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t);
     const turn = controller.prompt('ghost-permission');
     const permission = await waitFor(() => controller.thread.toolCall('ghost-1')?.permission ?? undefined, 'ghost permission');
     assert.equal(controller.thread.toolCall('ghost-1')?.title, 'Run rm -rf build');
@@ -74,8 +56,7 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('Stop while a permission is open answers it cancelled', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t);
     const turn = controller.prompt('permission');
     await waitFor(() => controller.thread.toolCall('edit-1')?.permission ?? undefined, 'permission');
     await controller.cancel();
@@ -87,8 +68,7 @@ describe('SessionController with the scripted agent', () => {
 
   test('a malformed line is logged as a frame and the turn still completes', async (t) => {
     const frames = new FrameStore();
-    const controller = newController({}, frames);
-    t.after(() => controller.dispose());
+    const controller = scriptedSession(t, { frames });
     await controller.prompt('malformed');
     assert.equal(controller.thread.lastAgentText(), 'Still here after a malformed line.');
     assert.ok(frames.frames().some((frame) => frame.direction === 'in' && frame.text === 'this is not json {'));
@@ -96,8 +76,8 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('a crash mid-turn is one clear sentence with the exit code and the last stderr line', async (t) => {
-    const controller = newController();
-    t.after(() => controller.dispose());
+    // A process: its exit code and stderr tail are what this checks.
+    const controller = scriptedSession(t, { agent: 'process' });
     await controller.prompt('crash');
     assert.equal(controller.connectionView.phase, 'exited');
     assert.match(controller.connectionView.message ?? '', /exited with code 3\. Last output: .*simulated crash/);
@@ -111,24 +91,23 @@ describe('SessionController with the scripted agent', () => {
   });
 
   test('an agent that exits at start fails with its code and stderr', async (t) => {
-    const controller = newController({ SCRIPTED_AGENT_EXIT_ON_START: '7' });
-    t.after(() => controller.dispose());
+    // A process: a program that dies before it speaks ACP.
+    const controller = scriptedSession(t, { agent: 'process', env: { SCRIPTED_AGENT_EXIT_ON_START: '7' } });
     assert.equal(await controller.start(), false);
     assert.equal(controller.connectionView.phase, 'failed');
     assert.match(controller.connectionView.message ?? '', /exited with code 7.*refusing to start/);
   });
 
   test('a missing program says it is not installed and how to install it', async (t) => {
-    const definition = { ...scriptedAgentDefinition(), command: 'no-such-agent-binary', installHint: 'Install it with `npm i -g x`.' };
-    const controller = new SessionController(definition, { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger });
-    t.after(() => controller.dispose());
+    // A process: the lookup of a command on the PATH.
+    const controller = scriptedSession(t, { agent: 'process', definition: { command: 'no-such-agent-binary', installHint: 'Install it with `npm i -g x`.' } });
     assert.equal(await controller.start(), false);
     assert.equal(controller.connectionView.message, 'Scripted agent is not installed: "no-such-agent-binary" was not found. Install it with `npm i -g x`.');
   });
 
   test('Restricted Mode spawns nothing and says why', async (t) => {
-    const controller = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: false, frames: new FrameStore(), logger: silentLogger });
-    t.after(() => controller.dispose());
+    // A process: only a spawned agent has a pid whose absence means nothing was started.
+    const controller = scriptedSession(t, { agent: 'process', trusted: false });
     assert.equal(controller.connectionView.phase, 'restricted');
     assert.equal(await controller.start(), false);
     assert.equal(controller.agentPid, undefined);

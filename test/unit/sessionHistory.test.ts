@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
-import { parseMcpServers, serversForAgent, type McpServerChoice } from '../../src/agents/mcpServers';
-import { SessionController } from '../../src/conversation/sessionController';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { describe, test } from 'node:test';
+import { parseMcpServers, serversForAgent } from '../../src/agents/mcpServers';
+import type { SessionController } from '../../src/conversation/sessionController';
+import { scriptedEnvironment, scriptedSession, type TestScope } from '../support/sessionBuilders';
 
-let workspace: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-history-'));
-});
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
-
-function controller(mcpServers: McpServerChoice[] = []): SessionController {
-  return new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger, mcpServers: () => mcpServers });
+/** Sessions of one test share a workspace, where the scripted agent keeps its sessions. */
+function workspaceSessions(t: TestScope): () => SessionController {
+  const environment = scriptedEnvironment(t);
+  return () => scriptedSession(t, { environment });
 }
 
 function texts(session: SessionController): string[] {
@@ -25,17 +16,15 @@ function texts(session: SessionController): string[] {
 
 describe('earlier sessions', () => {
   test('list pages through the agent\'s sessions; load replays one into a fresh thread', async (t) => {
+    const controller = workspaceSessions(t);
     const first = controller();
-    t.after(() => first.dispose());
     await first.prompt('echo the first session');
     const firstId = first.currentSessionId;
     await first.close();
     const second = controller();
-    t.after(() => second.dispose());
     await second.prompt('echo the second session');
     await second.close();
     const third = controller();
-    t.after(() => third.dispose());
     await third.prompt('echo the third session');
 
     const listed: string[] = [];
@@ -50,7 +39,6 @@ describe('earlier sessions', () => {
     assert.ok(firstId && listed.includes(firstId));
 
     const reopened = controller();
-    t.after(() => reopened.dispose());
     assert.ok(reopened.history.load === false, 'unknown before the agent started');
     assert.ok(firstId && (await reopened.openExisting({ kind: 'load', sessionId: firstId })));
     assert.ok(reopened.history.load && reopened.history.resume && reopened.history.list);
@@ -61,13 +49,12 @@ describe('earlier sessions', () => {
   });
 
   test('resume reconnects without replay; delete removes a session from the list', async (t) => {
+    const controller = workspaceSessions(t);
     const session = controller();
-    t.after(() => session.dispose());
     await session.prompt('echo keep me');
     const id = session.currentSessionId;
     assert.ok(id);
     const resumed = controller();
-    t.after(() => resumed.dispose());
     assert.ok(await resumed.openExisting({ kind: 'resume', sessionId: id }));
     assert.deepEqual(texts(resumed), [], 'resume replays nothing: Tandem shows what it kept');
     await resumed.prompt('echo after resume');
@@ -84,8 +71,8 @@ describe('MCP servers', () => {
     const fromVscode = parseMcpServers({ legacy: { type: 'sse', url: 'http://127.0.0.1:9/sse' }, prompted: { command: 'x', env: { KEY: '${input:key}' } }, broken: { args: [] } }, '.vscode/mcp.json');
     assert.equal(fromVscode.skipped.length, 2);
     assert.match(fromVscode.skipped[0] ?? '', /prompted .*\$\{input/);
-    const session = controller([...fromSettings.choices, ...fromVscode.choices]);
-    t.after(() => session.dispose());
+    const servers = [...fromSettings.choices, ...fromVscode.choices];
+    const session = scriptedSession(t, { mcpServers: () => servers });
     await session.prompt('mcp');
     assert.equal(session.thread.lastAgentText(), 'MCP servers: files:stdio, docs:http');
     const notices = session.thread.snapshot().filter((entry) => entry.kind === 'notice').map((entry) => (entry.kind === 'notice' ? entry.text : ''));

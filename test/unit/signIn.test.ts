@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/conversation/sessionController';
 import type { LoginCommand, SignInRunner } from '../../src/conversation/signIn';
-import { silentLogger } from '../../src/util/logger';
+import { scriptedSession, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
-
-let root: string;
-let workspace: string;
-before(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-signin-'));
-  workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-});
-after(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs login programs like a terminal would, without one: the test is the user who waits. */
 function recordingRunner(): SignInRunner & { logins: LoginCommand[] } {
@@ -34,22 +23,19 @@ function recordingRunner(): SignInRunner & { logins: LoginCommand[] } {
   };
 }
 
-let markers = 0;
-function authSession(mode: 'session' | 'prompt', extraEnv: Record<string, string> = {}, runner: SignInRunner | null = recordingRunner()) {
-  const marker = join(root, `signed-in-${markers++}`);
+/** The agent runs in memory; its login program is still a process, as a terminal would run it. */
+function authSession(t: TestScope, mode: 'session' | 'prompt', extraEnv: Record<string, string> = {}, runner: SignInRunner | null = recordingRunner()) {
+  // Outside the workspace, as a real sign-in keeps its credentials.
+  const marker = join(tempWorkspace(t, 'tandem-signin-'), 'signed-in');
   const frames = new FrameStore();
-  const session = new SessionController(
-    scriptedAgentDefinition({ SCRIPTED_AGENT_AUTH: mode, SCRIPTED_AGENT_AUTH_MARKER: marker, ...extraEnv }),
-    { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger, ...(runner ? { signIn: runner } : {}) },
-  );
+  const session = scriptedSession(t, { env: { SCRIPTED_AGENT_AUTH: mode, SCRIPTED_AGENT_AUTH_MARKER: marker, ...extraEnv }, frames, ...(runner ? { signIn: runner } : {}) });
   return { session, marker, frames };
 }
 
 describe('terminal sign-in', () => {
   test('auth_required at session/new offers the terminal login; after it, Tandem reconnects', async (t) => {
     const runner = recordingRunner();
-    const { session, marker, frames } = authSession('session', {}, runner);
-    t.after(() => session.dispose());
+    const { session, marker, frames } = authSession(t, 'session', {}, runner);
     assert.equal(await session.start(), false);
     const view = session.connectionView;
     assert.equal(view.phase, 'signInRequired');
@@ -70,8 +56,7 @@ describe('terminal sign-in', () => {
   });
 
   test('auth_required on a prompt: after sign-in the prompt is retried once, not re-added', async (t) => {
-    const { session } = authSession('prompt');
-    t.after(() => session.dispose());
+    const { session } = authSession(t, 'prompt');
     await session.prompt('echo needs auth');
     assert.equal(session.connectionView.phase, 'signInRequired');
     const failed = session.thread.snapshot().at(-1);
@@ -88,8 +73,7 @@ describe('terminal sign-in', () => {
 
   test('the legacy _meta["terminal-auth"] form runs its own command', async (t) => {
     const runner = recordingRunner();
-    const { session, marker } = authSession('session', { SCRIPTED_AGENT_AUTH_FORM: 'legacy' }, runner);
-    t.after(() => session.dispose());
+    const { session, marker } = authSession(t, 'session', { SCRIPTED_AGENT_AUTH_FORM: 'legacy' }, runner);
     await session.start();
     assert.deepEqual(session.connectionView.signIn?.map((method) => method.methodId), ['scripted-legacy-login']);
     assert.equal(await session.signIn('scripted-legacy-login'), true);
@@ -99,8 +83,7 @@ describe('terminal sign-in', () => {
   });
 
   test('a login that fails leaves the choice open with the reason', async (t) => {
-    const { session } = authSession('session', { SCRIPTED_AGENT_LOGIN_EXIT: '5' });
-    t.after(() => session.dispose());
+    const { session } = authSession(t, 'session', { SCRIPTED_AGENT_LOGIN_EXIT: '5' });
     await session.start();
     assert.equal(await session.signIn('scripted-login'), false);
     assert.equal(session.connectionView.phase, 'signInRequired');
@@ -109,8 +92,7 @@ describe('terminal sign-in', () => {
   });
 
   test('without a way to run logins, nothing is advertised and the failure says so', async (t) => {
-    const { session, frames } = authSession('session', {}, null);
-    t.after(() => session.dispose());
+    const { session, frames } = authSession(t, 'session', {}, null);
     assert.equal(await session.start(), false);
     assert.equal(session.connectionView.phase, 'failed');
     assert.match(session.connectionView.message ?? '', /needs you to sign in/);

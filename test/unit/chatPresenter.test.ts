@@ -1,35 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
-import { parseWebviewMessage, type HostToWebview } from '../../src/contract/messages';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
+import { describe, test } from 'node:test';
+import { parseWebviewMessage } from '../../src/contract/messages';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { replayThread } from '../support/panelReplay';
 
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-presenter-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
-
 /** A presenter on the scripted agent, its panel ready and the agent connected. */
-async function readyScriptedPresenter(t: { after(fn: () => unknown): void }) {
-  const posted: HostToWebview[] = [];
-  const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-    (message) => posted.push(message), { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-  t.after(() => presenter.dispose());
-  const session = () => presenter.currentSession;
-  /** What the user sent to the agent, in order (the thread's user messages). */
-  const sentToAgent = () => session().thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
-  await presenter.handle({ type: 'ready' });
-  await waitFor(() => session().connectionView.phase === 'ready', 'agent ready');
-  return { presenter, posted, session, sentToAgent };
+async function readyScriptedPresenter(t: TestScope) {
+  const panel = scriptedPresenter(t);
+  await panel.ready();
+  return panel;
 }
 
 describe('message contract', () => {
@@ -61,12 +42,8 @@ describe('message contract', () => {
 
 describe('ChatPresenter', () => {
   test('snapshot on ready, then deltas that rebuild exactly the host thread; a reloaded view gets it all back', async (t) => {
-    const posted: HostToWebview[] = [];
     const actions: string[] = [];
-    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-      (message) => posted.push(message),
-      { showLog: () => actions.push('log'), showTraffic: () => actions.push('traffic'), openLink: (href) => actions.push(href), rememberAgent: () => undefined });
-    t.after(() => presenter.dispose());
+    const { presenter, posted } = scriptedPresenter(t, { actions: { showLog: () => actions.push('log'), showTraffic: () => actions.push('traffic'), openLink: (href) => actions.push(href) } });
 
     await presenter.handle({ type: 'ready' });
     assert.equal(posted[0]?.type, 'snapshot');
@@ -100,9 +77,7 @@ describe('ChatPresenter', () => {
       act: async () => undefined,
       takePromptNotes: (owner: string) => (owner.startsWith('session-') ? notes.splice(0) : []),
     };
-    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, review);
-    t.after(() => presenter.dispose());
+    const { presenter } = scriptedPresenter(t, { review });
     await presenter.sendPrompt('echo next step');
     // The scripted agent echoes every text block of the prompt, in order.
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: [Note: the user undid 1 of 2 changes to a.ts]echo next step');

@@ -1,62 +1,44 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
+import { describe, test } from 'node:test';
+import type { FrameStore } from '../../src/acp/frames';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { ConversationView, MentionView } from '../../src/contract/conversationView';
-import { ChatPresenter, type EditorActions } from '../../src/panel/chatPresenter';
+import type { ChatPresenter, EditorActions } from '../../src/panel/chatPresenter';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { readProjectRules } from '../../src/permissions/projectRules';
 import type { ToolKindView } from '../../src/contract/viewModel';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { onTestEnd, scriptedPresenter, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
-
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-conversation-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
 
 interface Harness {
   presenter: ChatPresenter;
   posted: HostToWebview[];
   frames: FrameStore;
   policy: PermissionPolicy;
+  workspace: string;
   conversation(): ConversationView;
+  ready(): Promise<void>;
 }
 
-function harness(t: { after(fn: () => unknown): void }, env: Record<string, string>, options: { autoAllow?: ToolKindView[]; editor?: EditorActions['conversation']; defaults?: Record<string, string> } = {}): Harness {
-  const posted: HostToWebview[] = [];
-  const frames = new FrameStore();
+function harness(t: TestScope, env: Record<string, string>, options: { autoAllow?: ToolKindView[]; editor?: EditorActions['conversation']; defaults?: Record<string, string> } = {}): Harness {
+  const workspace = tempWorkspace(t);
   const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => options.autoAllow ?? [], store: new MemoryGrantStore(), projectRules: () => readProjectRules([workspace]) });
-  const presenter = new ChatPresenter(() => [{ ...scriptedAgentDefinition(env), defaultConfigOptions: options.defaults ?? {} }], 'scripted',
-    { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger, permissionPolicy: policy },
-    (message) => posted.push(message),
-    { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined, conversation: options.editor });
-  t.after(() => {
-    presenter.dispose();
-    policy.dispose();
-  });
+  onTestEnd(t, () => policy.dispose());
+  const panel = scriptedPresenter(t, { env, definition: { defaultConfigOptions: options.defaults ?? {} }, workspace, permissionPolicy: policy, actions: { conversation: options.editor } });
   const conversation = () => {
-    const last = posted.filter((message) => message.type === 'conversationChanged').at(-1);
+    const last = panel.posted.filter((message) => message.type === 'conversationChanged').at(-1);
     assert.ok(last?.type === 'conversationChanged', 'a conversation view was posted');
     return last.conversation;
   };
-  return { presenter, posted, frames, policy, conversation };
-}
-
-async function ready(h: Harness): Promise<void> {
-  await h.presenter.handle({ type: 'ready' });
-  await waitFor(() => h.presenter.currentSession.connectionView.phase === 'ready', 'agent ready');
+  return { presenter: panel.presenter, posted: panel.posted, frames: panel.environment.frames, policy, workspace, conversation, ready: panel.ready };
 }
 
 describe('config pickers', () => {
   test('config options: mode, model, thought level lead; grouped and boolean options; optimistic change confirmed by the agent', async (t) => {
     const h = harness(t, { SCRIPTED_AGENT_OPTIONS: 'config' });
-    await ready(h);
+    await h.ready();
     await waitFor(() => h.conversation().controls.length === 4, 'four pickers');
     const controls = h.conversation().controls;
     assert.deepEqual(controls.map((control) => control.id), ['mode', 'model', 'effort', 'fast']);
@@ -79,7 +61,7 @@ describe('config pickers', () => {
 
   test('a refused change rolls back with a message; a value the agent never offered is not sent', async (t) => {
     const h = harness(t, { SCRIPTED_AGENT_OPTIONS: 'config' });
-    await ready(h);
+    await h.ready();
     await h.presenter.handle({ type: 'setSessionOption', optionId: 'effort', value: 'refuse-me' });
     const effort = h.conversation().controls.find((control) => control.id === 'effort');
     assert.ok(effort?.kind === 'select' && effort.currentValue === 'low' && !effort.pending, 'rolled back');
@@ -92,7 +74,7 @@ describe('config pickers', () => {
 
   test('legacy modes and models (no config options): set_mode, the raw set_model, and the current mode update', async (t) => {
     const h = harness(t, { SCRIPTED_AGENT_OPTIONS: 'legacy' });
-    await ready(h);
+    await h.ready();
     await waitFor(() => h.conversation().controls.length === 2, 'legacy pickers');
     assert.deepEqual(h.conversation().controls.map((control) => [control.id, control.source, control.kind === 'select' && control.currentValue]),
       [['legacy:mode', 'mode', 'default'], ['legacy:model', 'model', 'scripted-large']]);
@@ -111,11 +93,11 @@ describe('config pickers', () => {
 describe('per-agent defaults', () => {
   test('a default config option is applied after the session starts; a default model reaches a legacy-models agent through session/set_model', async (t) => {
     const config = harness(t, { SCRIPTED_AGENT_OPTIONS: 'config' }, { defaults: { effort: 'high' } });
-    await ready(config);
+    await config.ready();
     await config.presenter.sendPrompt('options');
     assert.equal((JSON.parse(config.presenter.currentSession.thread.lastAgentText()) as { effort: string }).effort, 'high');
     const legacy = harness(t, { SCRIPTED_AGENT_OPTIONS: 'legacy' }, { defaults: { model: 'scripted-small' } });
-    await ready(legacy);
+    await legacy.ready();
     await waitFor(() => legacy.conversation().controls[1]?.kind === 'select' && legacy.conversation().controls[1]?.currentValue === 'scripted-small' && !legacy.conversation().controls[1]?.pending, 'the default model shown');
     await legacy.presenter.sendPrompt('options');
     assert.equal((JSON.parse(legacy.presenter.currentSession.thread.lastAgentText()) as { model: string }).model, 'scripted-small');
@@ -126,7 +108,7 @@ describe('per-agent defaults', () => {
 describe('usage meter and commands', () => {
   test('usage_update fills the meter, warns at 85%, is full at 100%; commands carry their input hint', async (t) => {
     const h = harness(t, {});
-    await ready(h);
+    await h.ready();
     assert.equal(h.conversation().usage, null, 'no usage before the agent reports any (never a made-up number)');
     await h.presenter.sendPrompt('usage 50000 200000 0.25');
     await waitFor(() => h.conversation().usage?.kind === 'context', 'context usage');
@@ -148,8 +130,8 @@ describe('usage meter and commands', () => {
 describe('permission policy', () => {
   test('reads inside the workspace are allowed automatically and say so; outside the workspace they are asked', async (t) => {
     const h = harness(t, {}, { autoAllow: ['read', 'search'] });
-    await ready(h);
-    await h.presenter.sendPrompt(`ask read ${join(workspace, 'inside.txt')}`);
+    await h.ready();
+    await h.presenter.sendPrompt(`ask read ${join(h.workspace, 'inside.txt')}`);
     assert.equal(h.presenter.currentSession.thread.lastAgentText(), 'Outcome: allow-once');
     const card = h.presenter.currentSession.thread.findLastToolCall((tool) => tool.toolKind === 'read');
     assert.match(card?.permissionNote ?? '', /Allowed automatically: reads inside the workspace/);
@@ -161,7 +143,7 @@ describe('permission policy', () => {
     await outside;
     assert.equal(h.presenter.currentSession.thread.lastAgentText(), 'Outcome: reject-once');
 
-    const edit = h.presenter.sendPrompt(`ask edit ${join(workspace, 'inside.txt')}`);
+    const edit = h.presenter.sendPrompt(`ask edit ${join(h.workspace, 'inside.txt')}`);
     const editPermission = await waitFor(() => h.presenter.currentSession.thread.findLastToolCall((tool) => tool.permission !== null)?.permission ?? undefined, 'edits are not auto-allowed');
     h.presenter.currentSession.answerPermission(editPermission.requestId, null);
     await edit;
@@ -169,7 +151,7 @@ describe('permission policy', () => {
 
   test('"always" becomes a grant kept by Tandem (the agent gets allow-once), applies next time, is listed and revocable', async (t) => {
     const h = harness(t, {});
-    await ready(h);
+    await h.ready();
     const first = h.presenter.sendPrompt('ask execute npm test');
     const permission = await waitFor(() => h.presenter.currentSession.thread.findLastToolCall((tool) => tool.permission !== null)?.permission ?? undefined, 'the prompt');
     h.presenter.currentSession.answerPermission(permission.requestId, 'allow-always');
@@ -193,12 +175,12 @@ describe('permission policy', () => {
     await again;
   });
 
-  test('rules an agent saved inside the project are shown', () => {
+  test('rules an agent saved inside the project are shown', (t) => {
+    const workspace = tempWorkspace(t);
     mkdirSync(join(workspace, '.claude'), { recursive: true });
     writeFileSync(join(workspace, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { allow: ['Bash(npm test:*)', 'Write'], deny: ['Read(.env)'] } }));
     const rules = readProjectRules([workspace]);
     assert.deepEqual(rules.map((rule) => [rule.label, rule.allow, rule.deny]), [['.claude/settings.local.json', ['Bash(npm test:*)', 'Write'], ['Read(.env)']]]);
-    rmSync(join(workspace, '.claude'), { recursive: true, force: true });
   });
 });
 
@@ -208,11 +190,11 @@ describe('prompt attachments', () => {
   });
 
   test('with embedded context: resources carry the unsaved buffer text; a selection carries its lines; images are sent', async (t) => {
-    const file = join(workspace, 'notes.md');
-    writeFileSync(file, 'saved text\n');
     const h = harness(t, { SCRIPTED_AGENT_PROMPT: 'rich' }, { editor: { readMention: async (m) => (m.kind === 'selection' ? 'line two' : 'UNSAVED buffer text') } });
-    await ready(h);
-    await h.presenter.handle({ type: 'sendPrompt', text: 'echo look', mentions: [mention(file), mention(file, 'selection', [2, 2]), mention(workspace, 'folder')], images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] });
+    const file = join(h.workspace, 'notes.md');
+    writeFileSync(file, 'saved text\n');
+    await h.ready();
+    await h.presenter.handle({ type: 'sendPrompt', text: 'echo look', mentions: [mention(file), mention(file, 'selection', [2, 2]), mention(h.workspace, 'folder')], images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] });
     const prompt = h.frames.frames().find((frame) => frame.direction === 'out' && frame.text.includes('"session/prompt"'));
     const blocks = (JSON.parse(prompt?.text ?? '{}') as { params: { prompt: { type: string; resource?: { uri: string; text: string }; uri?: string }[] } }).params.prompt;
     assert.deepEqual(blocks.map((block) => block.type), ['text', 'resource', 'resource', 'resource_link', 'image']);
@@ -222,8 +204,8 @@ describe('prompt attachments', () => {
 
   test('without embedded context: resource links; images refused with a message', async (t) => {
     const h = harness(t, {});
-    await ready(h);
-    await h.presenter.handle({ type: 'sendPrompt', text: 'echo look', mentions: [mention(join(workspace, 'a.ts'))], images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] });
+    await h.ready();
+    await h.presenter.handle({ type: 'sendPrompt', text: 'echo look', mentions: [mention(join(h.workspace, 'a.ts'))], images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] });
     const prompt = h.frames.frames().find((frame) => frame.direction === 'out' && frame.text.includes('"session/prompt"'));
     const blocks = (JSON.parse(prompt?.text ?? '{}') as { params: { prompt: { type: string }[] } }).params.prompt;
     assert.deepEqual(blocks.map((block) => block.type), ['text', 'resource_link']);

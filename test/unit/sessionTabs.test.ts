@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
+import { describe, test } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { HistoryView } from '../../src/contract/sessionTabsView';
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
 import type { TranscriptsState, TranscriptStorage } from '../../src/panel/transcripts';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptedDefinition, scriptedEnvironment, scriptedPresenter, type ScriptedEnvironment, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { replayThread } from '../support/panelReplay';
-
-let workspace: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-tabs-'));
-});
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 function memoryStorage(): TranscriptStorage & { state: TranscriptsState | undefined } {
   const storage = {
@@ -31,21 +19,16 @@ function memoryStorage(): TranscriptStorage & { state: TranscriptsState | undefi
   return storage;
 }
 
-function presenter(posted: HostToWebview[], storage: TranscriptStorage | null = null): ChatPresenter {
-  return new ChatPresenter(() => [scriptedAgentDefinition(), { ...scriptedAgentDefinition(), id: 'other', label: 'Other scripted agent' }], 'scripted',
-    { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
-    (message) => posted.push(message),
-    { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined },
-    null, storage);
+/** A panel with two scripted agents to choose from. */
+function presenter(t: TestScope, storage: TranscriptStorage | null = null, environment: ScriptedEnvironment = scriptedEnvironment(t)) {
+  return scriptedPresenter(t, { environment, transcripts: storage, agents: [scriptedDefinition(), scriptedDefinition({ definition: { id: 'other', label: 'Other scripted agent' } })] });
 }
 
 const said = (entries: ThreadEntry[]) => entries.flatMap((entry) => (entry.kind === 'agentMessage' ? [entry.text] : []));
 
 describe('conversations as tabs', () => {
   test('two sessions stream at the same time; each tab shows only its own thread', async (t) => {
-    const posted: HostToWebview[] = [];
-    const panel = presenter(posted);
-    t.after(() => panel.dispose());
+    const { presenter: panel, posted } = presenter(t);
     await panel.handle({ type: 'ready' });
     const first = panel.currentSession;
     const slow = panel.sendPrompt('slow');
@@ -69,15 +52,15 @@ describe('conversations as tabs', () => {
 
   test('transcripts come back after a reload and the session continues (resume)', async (t) => {
     const storage = memoryStorage();
-    const before = presenter([], storage);
+    const environment = scriptedEnvironment(t);
+    const closedWindow = presenter(t, storage, environment);
+    const before = closedWindow.presenter;
     await before.sendPrompt('echo remember me');
     const sessionId = before.currentSession.currentSessionId;
-    before.dispose();
+    closedWindow.dispose();
     assert.equal(storage.state?.open[0]?.sessionId, sessionId);
 
-    const posted: HostToWebview[] = [];
-    const after = presenter(posted, storage);
-    t.after(() => after.dispose());
+    const { presenter: after, posted } = presenter(t, storage, environment);
     await after.handle({ type: 'ready' });
     assert.deepEqual(said(replayThread(posted)), ['You said: remember me'], 'the transcript is back before the agent runs');
     await after.sendPrompt('echo and continue');
@@ -86,9 +69,7 @@ describe('conversations as tabs', () => {
   });
 
   test('a closed tab is in the history with the agent\'s own sessions; both open again', async (t) => {
-    const posted: HostToWebview[] = [];
-    const panel = presenter(posted, memoryStorage());
-    t.after(() => panel.dispose());
+    const { presenter: panel, posted } = presenter(t, memoryStorage());
     await panel.handle({ type: 'ready' });
     await panel.sendPrompt('echo kept by tandem');
     const closedTab = posted.filter((message) => message.type === 'tabsChanged' || message.type === 'snapshot').length;

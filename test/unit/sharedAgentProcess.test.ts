@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { AgentHostPool } from '../../src/acp/agentHost';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
-import { silentLogger } from '../../src/util/logger';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { isAlive } from '../support/terminalHarness';
 
-let workspace: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-shared-'));
-});
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
-
+/**
+ * Processes on purpose: which process serves a session is told by its pid, and that the last
+ * session stops it by the process ending.
+ */
+function sharingPanel(t: TestScope, frames = new FrameStore()) {
+  return scriptedPresenter(t, { agent: 'process', frames, agentHosts: new AgentHostPool() }).presenter;
+}
 
 describe('one agent process for several sessions', () => {
   test('tabs with the same agent share its process, stream at once without mixing, and it stops with the last', async (t) => {
     const frames = new FrameStore();
-    const panel = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted',
-      { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger, agentHosts: new AgentHostPool() },
-      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-    t.after(() => panel.dispose());
+    const panel = sharingPanel(t, frames);
     await panel.handle({ type: 'ready' });
     await panel.currentSession.start();
     const first = panel.currentSession;
@@ -55,10 +48,7 @@ describe('one agent process for several sessions', () => {
   });
 
   test('a crash ends every session on the process; a restart gets a new process', async (t) => {
-    const panel = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted',
-      { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger, agentHosts: new AgentHostPool() },
-      () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-    t.after(() => panel.dispose());
+    const panel = sharingPanel(t);
     await panel.currentSession.start();
     const first = panel.currentSession;
     await panel.newSession();

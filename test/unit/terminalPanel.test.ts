@@ -1,38 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
+import { describe, test } from 'node:test';
 import { parseWebviewMessage, type HostToWebview } from '../../src/contract/messages';
 import type { TerminalStateView } from '../../src/contract/terminalView';
-import { ChatPresenter, type TerminalMirrorHandle } from '../../src/panel/chatPresenter';
-import { TerminalService } from '../../src/terminals/terminalService';
-import { silentLogger } from '../../src/util/logger';
+import type { TerminalMirrorHandle } from '../../src/panel/chatPresenter';
 import { terminalPrompt } from '../support/scenarios/terminals';
-import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
-import { scriptResult } from '../support/terminalHarness';
+import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';
+import { scriptResult, terminalServices } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
 
-let workspace: string;
-before(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-terminal-panel-')));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
-
-function terminalPresenter(posted: HostToWebview[], revealed: string[] = []) {
-  return new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', {
-    workspaceRoot: workspace,
-    trusted: true,
-    frames: new FrameStore(),
-    logger: silentLogger,
-    services: { createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: silentLogger }) },
-  }, (message) => posted.push(message), {
-    showLog: () => undefined,
-    showTraffic: () => undefined,
-    openLink: () => undefined,
-    rememberAgent: () => undefined,
-    mirrorTerminals: (): TerminalMirrorHandle => ({ reveal: (terminalId) => revealed.push(terminalId), dispose: () => undefined }),
+function terminalPresenter(t: TestScope, revealed: string[] = []) {
+  return scriptedPresenter(t, {
+    services: terminalServices,
+    actions: { mirrorTerminals: (): TerminalMirrorHandle => ({ reveal: (terminalId) => revealed.push(terminalId), dispose: () => undefined }) },
   });
 }
 
@@ -46,9 +25,7 @@ function lastState(posted: HostToWebview[], terminalId: string): TerminalStateVi
 
 describe('terminals in the panel', () => {
   test('live output reaches the webview batched and bounded, then the exit code; a reloaded view gets it back', async (t) => {
-    const posted: HostToWebview[] = [];
-    const presenter = terminalPresenter(posted);
-    t.after(() => presenter.dispose());
+    const { presenter, posted } = terminalPresenter(t);
     await presenter.handle({ type: 'ready' });
     // 20 MB in lines, then a marker: the panel must stay responsive and end on the newest output.
     await presenter.sendPrompt(terminalPrompt({ create: { command: "yes 'a line of output' | head -c 20000000; echo; echo DONE; exit 4" }, toolCall: true, steps: ['wait', 'release'] }));
@@ -78,10 +55,8 @@ describe('terminals in the panel', () => {
   });
 
   test('Stop in the card kills the command; "Open in terminal panel" reveals its mirror', async (t) => {
-    const posted: HostToWebview[] = [];
     const revealed: string[] = [];
-    const presenter = terminalPresenter(posted, revealed);
-    t.after(() => presenter.dispose());
+    const { presenter, posted } = terminalPresenter(t, revealed);
     await presenter.handle({ type: 'ready' });
     const turn = presenter.sendPrompt(terminalPrompt({ create: { command: 'sleep', args: ['1000'] }, toolCall: true, steps: ['wait'] }));
     const running = await waitFor(() => terminalMessages(posted).flatMap((message) => message.changed).find((state) => state.running), 'a running terminal');
@@ -94,9 +69,7 @@ describe('terminals in the panel', () => {
   });
 
   test('Stop on a command the agent runs itself stops the turn; the terminal then shows as ended', async (t) => {
-    const posted: HostToWebview[] = [];
-    const presenter = terminalPresenter(posted);
-    t.after(() => presenter.dispose());
+    const { presenter } = terminalPresenter(t);
     await presenter.handle({ type: 'ready' });
     const turn = presenter.sendPrompt('display-terminal');
     const displays = presenter.currentSession.terminalDisplays;

@@ -3,7 +3,6 @@ import { PassThrough, Writable } from 'node:stream';
 import { test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AcpConnection } from '../../src/acp/acpConnection';
-import type { AgentProcess } from '../../src/acp/agentProcess';
 import { waitFor } from '../support/waitFor';
 
 const update = (params: unknown) => `${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params })}\n`;
@@ -13,7 +12,7 @@ test('session/update reaches the session only as the schema shaped it: malformed
   const stdout = new PassThrough();
   const stdin = new Writable({ write: (_chunk, _encoding, callback) => callback() });
   const received: acp.SessionNotification[] = [];
-  const connection = new AcpConnection({ stdout, stdin } as unknown as AgentProcess, () => undefined, {
+  const connection = new AcpConnection({ stdout, stdin }, () => undefined, {
     sessionUpdate: (notification) => received.push(notification),
     requestPermission: () => Promise.reject(new Error('not in this test')),
     fs: null,

@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   const presenter = new ChatPresenter(loadAgents, selected, environment, (message) => provider?.post(message), {
     showLog: () => channel.show(true),
     showTraffic: () => traffic.show(),
-    openLink: (href) => void openAgentLink(href, environment.workspaceRoot, logger),
+    openLink: (href) => void openAgentLink(href, logger),
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),

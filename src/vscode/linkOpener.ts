@@ -1,28 +1,38 @@
 import * as vscode from 'vscode';
+import { linkTarget, refusalMessage } from '../panel/linkPolicy';
+import { assertNever } from '../util/assertNever';
 import type { Logger } from '../util/logger';
 
 /**
- * Links in agent text open only on the user's click: web links through VS Code (which asks
- * before leaving for an untrusted domain), file links in the editor. Nothing else opens.
+ * Links in agent text open only on the user's click, and only where linkTarget allows: web
+ * links through VS Code (which asks before leaving for an untrusted domain), workspace files in
+ * the editor. A refused link is named to the user with the reason, so a dead click is explained.
  */
-export async function openAgentLink(href: string, workspaceRoot: string | null, logger: Logger): Promise<void> {
-  const lineMatch = /#L(\d+)$/.exec(href);
-  const target = lineMatch ? href.slice(0, lineMatch.index) : href;
-  let uri: vscode.Uri | null = null;
-  if (/^https?:\/\//i.test(target)) {
-    await vscode.env.openExternal(vscode.Uri.parse(target, true));
-    return;
+export async function openAgentLink(href: string, logger: Logger): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath) ?? [];
+  const target = linkTarget(href, { root: folders[0] ?? null, folders });
+  switch (target.kind) {
+    case 'web':
+      await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
+      return;
+    case 'refused': {
+      const message = refusalMessage(href, target.reason);
+      logger.warn(`[links] ${message}`);
+      void vscode.window.showWarningMessage(message);
+      return;
+    }
+    case 'file':
+      return openWorkspaceFile(vscode.Uri.file(target.path), target.line);
+    default:
+      assertNever(target, 'link target');
   }
-  if (/^file:\/\//i.test(target)) uri = vscode.Uri.parse(target, true);
-  else if (target.startsWith('/')) uri = vscode.Uri.file(target);
-  else if (workspaceRoot && !/^[a-z][a-z0-9+.-]*:/i.test(target)) uri = vscode.Uri.joinPath(vscode.Uri.file(workspaceRoot), target);
-  if (!uri) {
-    logger.warn(`refused to open link ${JSON.stringify(href.slice(0, 200))}`);
-    return;
-  }
-  const line = lineMatch ? Math.max(0, Number(lineMatch[1]) - 1) : 0;
+}
+
+/** A folder cannot be shown as a document: it is revealed in the explorer instead. */
+async function openWorkspaceFile(uri: vscode.Uri, line: number | null): Promise<void> {
+  const position = Math.max(0, (line ?? 1) - 1);
   try {
-    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true });
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, 0, position, 0), preview: true });
   } catch {
     await vscode.commands.executeCommand('revealInExplorer', uri);
   }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
 import { AgentHostPool } from '../../src/acp/agentHost';
 import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
@@ -10,14 +9,13 @@ import { isAlive } from '../support/terminalHarness';
  * Processes on purpose: which process serves a session is told by its pid, and that the last
  * session stops it by the process ending.
  */
-function sharingPanel(t: TestScope, frames = new FrameStore()) {
-  return scriptedPresenter(t, { agent: 'process', frames, agentHosts: new AgentHostPool() }).presenter;
+function sharingPanel(t: TestScope) {
+  return scriptedPresenter(t, { agent: 'process', agentHosts: new AgentHostPool() });
 }
 
 describe('one agent process for several sessions', () => {
   test('tabs with the same agent share its process, stream at once without mixing, and it stops with the last', async (t) => {
-    const frames = new FrameStore();
-    const panel = sharingPanel(t, frames);
+    const { presenter: panel, environment: { frames } } = sharingPanel(t);
     await panel.handle({ type: 'ready' });
     await panel.currentSession.start();
     const first = panel.currentSession;
@@ -48,7 +46,7 @@ describe('one agent process for several sessions', () => {
   });
 
   test('a crash ends every session on the process; a restart gets a new process', async (t) => {
-    const panel = sharingPanel(t);
+    const { presenter: panel } = sharingPanel(t);
     await panel.currentSession.start();
     const first = panel.currentSession;
     await panel.newSession();

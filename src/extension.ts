@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './panel/chatPresenter';
 import type { SessionEnvironment } from './conversation/sessionController';
-import type { PanelState } from './contract/viewModel';
 import { readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -21,14 +20,12 @@ import { createPermissionPolicy } from './vscode/permissionSettings';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
 
-/** What `activate` returns: a small surface for integration tests and other extensions. */
-export interface TandemApi {
-  state(): PanelState;
-  sendPrompt(text: string): Promise<void>;
-  answerPermission(requestId: string, optionId: string | null): boolean;
-}
-
-export function activate(context: vscode.ExtensionContext): TandemApi {
+/**
+ * Returns nothing on purpose: whatever `activate` returns is handed to every other extension,
+ * and a way to send prompts or answer permissions there would approve the agent's edits and
+ * commands without the user's click.
+ */
+export function activate(context: vscode.ExtensionContext): void {
   const { channel, logger } = createLogChannel();
   context.subscriptions.push(channel);
   const frames = new FrameStore();
@@ -85,11 +82,6 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
   }
   logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
-  return {
-    state: () => presenter.state(),
-    sendPrompt: (text) => presenter.sendPrompt(text),
-    answerPermission: (requestId, optionId) => presenter.currentSession.answerPermission(requestId, optionId),
-  };
 }
 
 export function deactivate(): void {

@@ -1,46 +1,41 @@
-// Runs inside desktop VS Code's extension host (see run.ts): the real API, the real demo agent.
+// Runs inside desktop VS Code's extension host (see run.ts). It sees Tandem only as any other
+// extension does: Tandem hands other extensions nothing, so these checks need no privileged API.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TandemApi } from '../../src/extension';
 
-async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+interface Manifest {
+  contributes: { commands: { command: string }[] };
 }
 
-const checks: [string, (api: TandemApi) => Promise<void>][] = [
-  ['every contributed command is registered', async () => {
-    const commands = await vscode.commands.getCommands(true);
-    for (const id of ['tandem.newSession', 'tandem.cancelTurn', 'tandem.selectAgent', 'tandem.restartAgent', 'tandem.showLog', 'tandem.showTraffic']) {
-      assert.ok(commands.includes(id), id);
-    }
+function tandem(): vscode.Extension<unknown> {
+  const extension = vscode.extensions.all.find((candidate) => (candidate.packageJSON as { name?: string } | undefined)?.name === 'tandem');
+  assert.ok(extension, 'the Tandem extension is loaded');
+  return extension;
+}
+
+const checks: [string, () => Promise<void>][] = [
+  ['the extension activates and exports nothing to other extensions', async () => {
+    const extension = tandem();
+    assert.equal(await extension.activate(), undefined);
+    assert.ok(extension.isActive);
+    assert.equal(extension.exports, undefined);
   }],
-  ['the demo agent answers in the panel after a permission', async (api) => {
+  ['every contributed command is registered', async () => {
+    const contributed = (tandem().packageJSON as Manifest).contributes.commands.map((entry) => entry.command);
+    assert.ok(contributed.length > 0, 'the manifest contributes commands');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(contributed.filter((id) => !registered.has(id)), []);
+  }],
+  ['the Tandem view opens through its focus command', async () => {
     await vscode.commands.executeCommand('tandem.chat.focus');
-    await until(() => api.state().connection.phase === 'ready', 'the demo agent to be ready');
-    const turn = api.sendPrompt('Hello from the desktop suite');
-    const tool = await until(() => api.state().entries.find((entry) => entry.kind === 'toolCall' && entry.tool.permission), 'a permission');
-    assert.ok(tool.kind === 'toolCall' && tool.tool.permission);
-    assert.ok(api.answerPermission(tool.tool.permission.requestId, 'allow-once'));
-    await turn;
-    const answer = api.state().entries.filter((entry) => entry.kind === 'agentMessage').at(-1);
-    assert.ok(answer?.kind === 'agentMessage' && answer.text.includes("Tandem's demo agent"));
   }],
 ];
 
 export async function run(): Promise<void> {
-  const extension = vscode.extensions.all.find((candidate) => candidate.packageJSON?.name === 'tandem');
-  assert.ok(extension, 'the Tandem extension is loaded');
-  const api = (await extension.activate()) as TandemApi;
   const failures: string[] = [];
   for (const [name, check] of checks) {
     try {
-      await check(api);
+      await check();
       console.log(`ok - ${name}`);
     } catch (error) {
       failures.push(name);

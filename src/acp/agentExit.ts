@@ -25,3 +25,12 @@ export function exitedSoon(agentProcess: AgentChannel): Promise<AgentExit | null
 export function raceExit<T>(request: Promise<T>, agentProcess: AgentChannel): Promise<T> {
   return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
 }
+
+/** One clear sentence about how an agent process ended. */
+export function describeExit(agentName: string, exit: AgentExit): string {
+  if (exit.spawnError) return `${agentName} could not be started: ${exit.spawnError}.`;
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
+  const lastLines = exit.stderrTail.filter((line) => line.trim()).slice(-3);
+  const tail = lastLines.length > 0 ? ` Last output: ${lastLines.join(' / ')}` : '';
+  return `${agentName} ${how}.${tail}`;
+}

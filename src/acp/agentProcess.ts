@@ -104,12 +104,3 @@ export class AgentProcess implements AgentChannel {
     void this.stop();
   }
 }
-
-/** One clear sentence about how an agent process ended. */
-export function describeExit(agentName: string, exit: AgentExit): string {
-  if (exit.spawnError) return `${agentName} could not be started: ${exit.spawnError}.`;
-  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
-  const lastLines = exit.stderrTail.filter((line) => line.trim()).slice(-3);
-  const tail = lastLines.length > 0 ? ` Last output: ${lastLines.join(' / ')}` : '';
-  return `${agentName} ${how}.${tail}`;
-}

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
-import { describeExit, type AgentExit } from '../acp/agentProcess';
+import type { AgentExit } from '../acp/agentProcess';
+import { describeExit } from '../acp/agentExit';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ConnectionView, StopReasonView, TurnView } from '../contract/viewModel';
 import { ThreadModel } from '../thread/threadModel';

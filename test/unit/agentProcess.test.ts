@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AgentProcess, describeExit } from '../../src/acp/agentProcess';
+import { AgentProcess } from '../../src/acp/agentProcess';
+import { describeExit } from '../../src/acp/agentExit';
 import { waitFor } from '../support/waitFor';
 import { isAlive } from '../support/terminalHarness';
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './panel/chatPresenter';
+import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
 import { readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),
+    workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
   }, review, workspaceTranscripts(context.workspaceState));
   context.subscriptions.push(presenter);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
@@ -75,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       environment.trusted = true;
-      void presenter.newSession();
+      void presenter.trustGranted();
     }),
   );
   if (vscode.workspace.getConfiguration('tandem').get<boolean>('revealOnStartup')) {

@@ -19,6 +19,7 @@ import { SessionHistory } from './sessionHistory';
 import type { TabListener } from './sessionTab';
 import { TranscriptSaver, type TranscriptStorage } from './transcripts';
 import { WebviewStream } from './webviewStream';
+import type { WorkspaceUse } from './workspaceUse';
 
 /** A session's terminals mirrored in the editor's terminal panel. */
 export interface TerminalMirrorHandle extends Disposable {
@@ -35,7 +36,14 @@ export interface EditorActions {
   mirrorTerminals?(displays: TerminalDisplays): TerminalMirrorHandle;
   /** Mentions, clipboard, "follow the agent" and the status bar meter. */
   conversation?: ConversationEditor;
+  /**
+   * Whether the user used Tandem in this workspace, kept in the editor's storage. A panel
+   * without such storage has no workspace to guard: every workspace counts as used.
+   */
+  workspaceUse?: WorkspaceUse;
 }
+
+const everywhereUsed: WorkspaceUse = { used: true, markUsed: () => undefined };
 
 /**
  * The host side of the chat panel: wires the open conversations (tabs), their history, the
@@ -52,6 +60,8 @@ export class ChatPresenter implements Disposable {
   private readonly prompts: PromptDispatcher;
   private readonly handlers: MessageHandlers;
   private readonly subscriptions = new DisposableStore();
+  /** No agent starts unasked until the user did something in Tandem in this workspace. */
+  private readonly use: WorkspaceUse;
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -63,9 +73,12 @@ export class ChatPresenter implements Disposable {
     transcripts: TranscriptStorage | null = null,
   ) {
     this.agents = new AgentCatalog(loadAgents);
+    this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), environment.frames, actions.conversation, environment.permissionPolicy ?? null);
     this.prompts = new PromptDispatcher(this.conversation, review);
     const saved = transcripts?.read();
+    // Transcripts are kept only of conversations the user had here (and in the editor's storage).
+    if (saved && saved.open.length + saved.closed.length > 0) this.use.markUsed();
     this.saver = new TranscriptSaver(transcripts, () => ({ open: this.tabs.records(), activeTabId: this.tabs.activeId, closed: [...this.history.closed] }));
     const changed = () => this.saver.schedule();
     this.tabs = new OpenConversations(this.agents, environment, this.tabListener(), actions.mirrorTerminals, {
@@ -115,8 +128,9 @@ export class ChatPresenter implements Disposable {
     return dispatchMessage(this.handlers, message);
   }
 
-  /** Sent now, or queued behind the running turn. */
+  /** Sent now, or queued behind the running turn (the first message here starts the agent). */
   sendPrompt(text: string, mentions: readonly MentionView[] = [], images: readonly PromptImageView[] = []): Promise<void> {
+    this.use.markUsed();
     return this.prompts.send(this.tabs.active, { text, mentions, images });
   }
 
@@ -130,17 +144,26 @@ export class ChatPresenter implements Disposable {
     this.agents.reload();
     const agent = this.agents.find(agentId);
     if (!agent) return;
+    this.use.markUsed();
     if (agentId === this.tabs.active.agent.id && this.session.connectionView.phase !== 'failed') return;
     this.actions.rememberAgent(agentId);
     await this.tabs.openInPlaceOfEmpty(agent).session.start();
   }
 
   /** A fresh conversation, in a new tab, with the active tab's agent. */
-  async newSession(): Promise<void> {
-    this.agents.reload();
-    const agent = this.agents.findOrFirst(this.tabs.active.agent.id);
-    if (!agent) return;
-    await this.tabs.open(agent).session.start();
+  newSession(): Promise<void> {
+    this.use.markUsed();
+    return this.openConversation();
+  }
+
+  /**
+   * The workspace was trusted: where the user has used Tandem a conversation starts, as if they
+   * had asked for one; elsewhere the restricted conversation gives way to an idle one.
+   */
+  async trustGranted(): Promise<void> {
+    if (this.use.used) return this.openConversation();
+    const agent = this.activeAgentNow();
+    if (agent) this.tabs.openInPlaceOfEmpty(agent);
   }
 
   async runAction(action: PanelAction): Promise<void> {
@@ -150,6 +173,7 @@ export class ChatPresenter implements Disposable {
       case 'showTraffic':
         return this.actions.showTraffic();
       case 'restartAgent':
+        this.use.markUsed();
         // A restart after fixing the settings (say, an agent's command) must pick the fix up.
         this.agents.reload();
         if (this.session.connectionView.phase === 'failed') void this.tabs.replaceActive().session.start();
@@ -191,6 +215,17 @@ export class ChatPresenter implements Disposable {
     this.conversation.dispose();
   }
 
+  private async openConversation(): Promise<void> {
+    const agent = this.activeAgentNow();
+    if (agent) await this.tabs.open(agent).session.start();
+  }
+
+  /** The active tab's agent as the settings have it now (or the first one, if it left them). */
+  private activeAgentNow(): AgentDefinition | undefined {
+    this.agents.reload();
+    return this.agents.findOrFirst(this.tabs.active.agent.id);
+  }
+
   /** Every webview message, each to the part of the panel it concerns. */
   private messageHandlers(edits: ForkAndRename): MessageHandlers {
     const conversation = (message: ConversationMessage) => this.conversation.handle(message);
@@ -205,7 +240,7 @@ export class ChatPresenter implements Disposable {
       copyText: conversation,
       ready: () => {
         this.view.attach();
-        if (this.session.connectionView.phase === 'idle') void this.session.start();
+        if (this.use.used && this.session.connectionView.phase === 'idle') void this.session.start();
       },
       sendPrompt: (message) => this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []),
       cancelTurn: () => this.cancelTurn(),
@@ -222,6 +257,7 @@ export class ChatPresenter implements Disposable {
         this.session.answerElicitation(message.requestId, message.action, message.values);
       },
       signIn: async (message) => {
+        this.use.markUsed();
         await this.session.signIn(message.methodId);
       },
     };

@@ -8,11 +8,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentChannel, AgentStarter } from '../../src/acp/agentChannel';
 import type { AgentExit, AgentLaunch } from '../../src/acp/agentProcess';
 import type { Disposable } from '../../src/util/disposable';
-import { BoundedLog } from '../../src/util/ringBuffer';
+import { LineLog } from '../../src/util/lineLog';
 import { serveScriptedAgent } from './scriptedAgentServer';
 
-const STDERR_LINES = 200;
-const STDERR_BYTES = 256 * 1024;
 
 export class InMemoryScriptedAgent implements AgentChannel {
   readonly pid = undefined;
@@ -22,8 +20,7 @@ export class InMemoryScriptedAgent implements AgentChannel {
   readonly stdout = new PassThrough();
   readonly exited: Promise<AgentExit>;
   private resolveExit: (exit: AgentExit) => void = () => undefined;
-  private readonly stderr = new BoundedLog<string>(STDERR_LINES, STDERR_BYTES, (line) => line.length);
-  private readonly stderrListeners = new Set<(line: string) => void>();
+  private readonly stderr = new LineLog();
   private readonly children = new Set<ChildProcess>();
   private readonly connection: acp.AgentConnection | null;
   private stopRequested = false;
@@ -41,7 +38,7 @@ export class InMemoryScriptedAgent implements AgentChannel {
       cwd: launch.cwd,
       invocation: { command: launch.command, args: launch.args },
       host: {
-        log: (line) => this.pushStderrLine(line),
+        log: (line) => this.stderr.push(line),
         exit: (code) => this.finish(code),
         spawnChild: (command, args) => this.spawnChild(command, args),
       },
@@ -53,12 +50,11 @@ export class InMemoryScriptedAgent implements AgentChannel {
   }
 
   stderrTail(lines = 20): string[] {
-    return this.stderr.toArray().slice(-lines);
+    return this.stderr.tail(lines);
   }
 
   onStderrLine(listener: (line: string) => void): Disposable {
-    this.stderrListeners.add(listener);
-    return { dispose: () => this.stderrListeners.delete(listener) };
+    return this.stderr.onLine(listener);
   }
 
   stop(): Promise<AgentExit> {
@@ -92,10 +88,6 @@ export class InMemoryScriptedAgent implements AgentChannel {
     return child.pid;
   }
 
-  private pushStderrLine(line: string): void {
-    this.stderr.push(line);
-    for (const listener of this.stderrListeners) listener(line);
-  }
 }
 
 /** Starts every launch as an in-memory scripted agent (whatever its command names). */

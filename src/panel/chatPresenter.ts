@@ -74,7 +74,7 @@ export class ChatPresenter implements Disposable {
   ) {
     this.agents = new AgentCatalog(loadAgents);
     this.use = actions.workspaceUse ?? everywhereUsed;
-    this.conversation = new ConversationFeature((message) => this.view.send(message), environment.frames, actions.conversation, environment.permissionPolicy ?? null);
+    this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
     this.prompts = new PromptDispatcher(this.conversation, review);
     const saved = transcripts?.read();
     // Transcripts are kept only of conversations the user had here (and in the editor's storage).

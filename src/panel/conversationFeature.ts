@@ -4,7 +4,6 @@ import type { HostToWebview, WebviewToHost } from '../contract/messages';
 import type { ConversationView, MentionView, PromptImageView, UsageView } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { CoalescedTask } from '../util/coalescedTask';
-import type { FrameStore } from '../acp/frames';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import type { LocationView } from '../contract/viewModel';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
@@ -51,7 +50,6 @@ export class ConversationFeature implements Disposable {
 
   constructor(
     private readonly post: (message: HostToWebview) => void,
-    _frames: FrameStore,
     private readonly editor: ConversationEditor = {},
     private readonly policy: PermissionPolicy | null = null,
   ) {

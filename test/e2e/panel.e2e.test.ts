@@ -135,7 +135,8 @@ after(async () => {
 
 describe('Tandem panel in code-server', () => {
   test('the demo agent streams an answer after a permission, and Stop ends a turn as cancelled', { timeout: 180_000 }, async () => {
-    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    // A workspace Tandem was never used in starts no agent until the user asks for one.
+    await panel.locator('.connection-status.phase-idle').waitFor({ timeout: 60_000 });
     assert.equal(await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value), 'demo');
 
     await send(panel, 'What is in this workspace?');

@@ -2,6 +2,8 @@
  * Host ingest: N agent_message_chunk notifications through Tandem's host path, from a loop that
  * only splits and JSON.parses the same lines (A) to the whole presenter with the agent on a pipe (E).
  */
+import { performance } from 'node:perf_hooks';
+import { lineTee } from '../src/acp/frames';
 import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import type { HandshakeTarget } from './handshake';
 import { count, ms, perSecond, ratio, table } from './report';
@@ -102,6 +104,38 @@ async function measureIngest(context: BenchContext): Promise<Figures> {
   return figures;
 }
 
+/** Line sizes for the frame tee's cost: it must stay the same per MB however long the line. */
+const TEE_LINE_MEGABYTES = [2, 8, 16];
+
+/** Milliseconds per MB for one line of `megabytes` MB through the frame tee, in pipe-sized chunks. */
+async function teeLineMsPerMB(megabytes: number): Promise<number> {
+  const data = new TextEncoder().encode(`{"text":"${'x'.repeat(megabytes * 1024 * 1024)}"}\n`);
+  const tee = lineTee('in', () => undefined);
+  const reader = tee.readable.getReader();
+  const drained = (async () => {
+    while (!(await reader.read()).done) ;
+  })();
+  const writer = tee.writable.getWriter();
+  const started = performance.now();
+  for (let offset = 0; offset < data.length; offset += PIPE_CHUNK_BYTES) await writer.write(data.subarray(offset, offset + PIPE_CHUNK_BYTES));
+  await writer.close();
+  await drained;
+  return (performance.now() - started) / megabytes;
+}
+
+async function measureTeeLines(runs: number): Promise<Figures> {
+  const figures: Figures = {};
+  for (const megabytes of TEE_LINE_MEGABYTES) {
+    const samples: number[] = [];
+    for (let run = 0; run < WARMUP_ROUNDS + runs; run++) {
+      const perMB = await teeLineMsPerMB(megabytes);
+      if (run >= WARMUP_ROUNDS) samples.push(perMB);
+    }
+    figures[`${megabytes}MB`] = distribution(samples, 'ms');
+  }
+  return figures;
+}
+
 function ingestTable(figures: Figures, chunks: number): string {
   const of = (key: PathKey, name: string): Figure => figures[`${key}.${name}`] ?? { value: Number.NaN, unit: 'ms' };
   const baseline = of('parseOnly', 'ms').value;
@@ -128,6 +162,8 @@ export const hostIngestBench: Bench = {
     const { chunks, throughputRuns } = context.options;
     context.progress(`throughput: ${count(chunks)} chunks, ${WARMUP_ROUNDS} warm-up + ${throughputRuns} rounds`);
     const figures = await measureIngest(context);
+    const teeLines = await measureTeeLines(throughputRuns);
+    Object.assign(figures, prefixed('teeLineMsPerMB', teeLines));
     const deltas = figures['endToEndTandem.deltas'];
     return {
       section: 'hostIngest',
@@ -143,6 +179,7 @@ export const hostIngestBench: Bench = {
         `   E: ChatPresenter + SessionController, scripted agent 'flood ${chunks}' over stdio; from sendPrompt() to the last threadDeltas post${deltas ? ` (${count(deltas.value)} deltas after merging)` : ''}.`,
         '   F: the raw client receiving the same flood, session/prompt sent -> response: roughly what the agent and the pipe allow.',
         '   host CPU: this process\'s CPU time during the run; in E and F the agent works in parallel on another core.',
+        `   frame tee, one long line in ${PIPE_CHUNK_BYTES / 1024} KiB chunks, ms per MB: ${TEE_LINE_MEGABYTES.map((megabytes) => `${megabytes} MB ${ms(teeLines[`${megabytes}MB`]?.value ?? Number.NaN)}`).join(', ')} (the same for every size when the cost is linear).`,
         ...(figures.wireLineMatches?.value === 0 ? ['   note: the pre-generated line differs from the line the agent wrote on the wire.'] : []),
       ],
     };

@@ -45,29 +45,32 @@ export class FrameStore {
  */
 export function lineTee(direction: FrameDirection, onFrame: FrameListener): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  let pending = '';
-  const emit = (text: string) => {
+  // A long line arrives in many chunks: only each new chunk is searched for its end, and the
+  // parts are joined once, so a line costs time in proportion to its size.
+  let parts: string[] = [];
+  const emit = () => {
+    const text = parts.length === 1 ? (parts[0] as string) : parts.join('');
+    parts = [];
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim().length > 0) onFrame({ at: Date.now(), direction, text: line });
+  };
+  const take = (text: string) => {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      parts.push(text.slice(start, newline));
+      emit();
+      start = newline + 1;
+    }
+    if (start < text.length) parts.push(start === 0 ? text : text.slice(start));
   };
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       controller.enqueue(chunk);
-      pending += decoder.decode(chunk, { stream: true });
-      let newline = pending.indexOf('\n');
-      if (newline < 0) return;
-      let start = 0;
-      while (newline >= 0) {
-        emit(pending.slice(start, newline));
-        start = newline + 1;
-        newline = pending.indexOf('\n', start);
-      }
-      pending = pending.slice(start);
+      take(decoder.decode(chunk, { stream: true }));
     },
     flush() {
-      pending += decoder.decode();
-      if (pending) emit(pending);
-      pending = '';
+      take(decoder.decode());
+      if (parts.length > 0) emit();
     },
   });
 }

@@ -12,6 +12,12 @@ interface PendingRequest {
 
 const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
+/** A request asked every time offers no "Always" button, as long as "Allow once" remains. */
+function withoutAlways(options: readonly acp.PermissionOption[]): acp.PermissionOption[] {
+  const trimmed = options.filter((option) => option.kind !== 'allow_always');
+  return trimmed.some((option) => option.kind === 'allow_once') ? trimmed : [...options];
+}
+
 /**
  * Turns `session/request_permission` into a card in the thread and waits for the user.
  * Only an option the agent offered can be selected; dismissing never selects an allow option.
@@ -41,6 +47,9 @@ export class PermissionBroker {
       this.thread.notePermission(params.toolCall, decision.reason);
       return Promise.resolve({ outcome: { outcome: 'selected', optionId: decision.optionId } });
     }
+    const alwaysAsked = this.policy?.alwaysAskedBecause(tool) ?? null;
+    if (alwaysAsked) this.thread.notePermission(params.toolCall, alwaysAsked);
+    const shown = alwaysAsked ? withoutAlways(params.options) : params.options;
     return new Promise((resolve) => {
       const settle = (response: acp.RequestPermissionResponse) => {
         if (!this.pending.delete(requestId)) return;
@@ -52,7 +61,7 @@ export class PermissionBroker {
       const onAbort = () => settle(CANCELLED);
       this.pending.set(requestId, { options: params.options, tool, resolve: settle });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.thread.setPermission(params.toolCall, requestId, toPermissionOptions(params.options));
+      this.thread.setPermission(params.toolCall, requestId, toPermissionOptions(shown));
       if (signal.aborted) onAbort();
     });
   }

@@ -1,7 +1,9 @@
+import { isAbsolute, relative } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
 import type { ToolCallView, ToolKindView } from '../contract/viewModel';
 import { Emitter } from '../util/emitter';
+import { executionControlReason, hasShellExpansion } from '../fs/executionControlFiles';
 import { resolveAgentPath } from '../fs/pathBoundary';
 
 /** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
@@ -46,10 +48,14 @@ export interface AgentPermissionPolicy {
   decide(tool: ToolCallView, options: readonly acp.PermissionOption[]): PolicyDecision | null;
   /** The user picked `optionId`; returns the option to answer the agent with. */
   answered(tool: ToolCallView, options: readonly acp.PermissionOption[], optionId: string): string;
+  /** Why this request is asked every time, whatever the user allowed before (shown in the card); null for an ordinary request. */
+  alwaysAskedBecause(tool: ToolCallView): string | null;
 }
 
 /** Kinds whose permission is about files: they need paths, all inside the workspace. */
 const fileKinds: ReadonlySet<ToolKindView> = new Set(['read', 'edit', 'delete', 'move', 'search']);
+/** Kinds that only look: reading a file that controls what runs changes nothing. */
+const lookingKinds: ReadonlySet<ToolKindView> = new Set(['read', 'search']);
 const pathKeys = ['file_path', 'path', 'absolute_path', 'notebook_path', 'filePath', 'dir_path', 'directory'];
 
 /** Every path a tool call names: its locations, its diffs and the usual path fields of its raw input. */
@@ -66,6 +72,15 @@ export function toolPaths(tool: ToolCallView): string[] {
     }
   }
   return [...paths];
+}
+
+/** Relative to the workspace folder that holds it, as the user knows it. */
+function shownPath(path: string, roots: readonly string[]): string {
+  for (const root of roots) {
+    const rel = relative(root, path);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  }
+  return path;
 }
 
 const kindLabels: Record<ToolKindView, string> = {
@@ -91,6 +106,7 @@ export class PermissionPolicy {
     return {
       decide: (tool, offered) => this.decide(agentId, tool, offered),
       answered: (tool, offered, optionId) => this.answered(agentId, tool, offered, optionId),
+      alwaysAskedBecause: (tool) => this.alwaysAskedBecause(tool),
     };
   }
 
@@ -124,7 +140,7 @@ export class PermissionPolicy {
 
   private decide(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[]): PolicyDecision | null {
     const allowOnce = offered.find((option) => option.kind === 'allow_once');
-    if (!allowOnce || !this.pathsAllowAutomatic(tool)) return null;
+    if (!allowOnce || !this.pathsAllowAutomatic(tool) || this.alwaysAskedBecause(tool)) return null;
     const grant = this.matchingGrant(agentId, tool);
     if (grant) return { optionId: allowOnce.optionId, reason: `Allowed by your rule: ${grant.description}` };
     if (this.options.autoAllowKinds(agentId).includes(tool.toolKind)) {
@@ -136,8 +152,11 @@ export class PermissionPolicy {
   private answered(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[], optionId: string): string {
     const chosen = offered.find((option) => option.optionId === optionId);
     const allowOnce = offered.find((option) => option.kind === 'allow_once');
+    if (chosen?.kind !== 'allow_always' || !allowOnce) return optionId;
+    // Neither Tandem nor the agent may remember an "always" for a file that controls what runs.
+    if (this.alwaysAskedBecause(tool)) return allowOnce.optionId;
     // Tandem keeps "always" itself, so the agent does not write a rule into the project.
-    if (chosen?.kind !== 'allow_always' || !allowOnce || !this.pathsAllowAutomatic(tool)) return optionId;
+    if (!this.pathsAllowAutomatic(tool)) return optionId;
     if (!this.matchingGrant(agentId, tool)) this.addGrant(agentId, tool);
     return allowOnce.optionId;
   }
@@ -162,8 +181,19 @@ export class PermissionPolicy {
     const paths = toolPaths(tool);
     if (fileKinds.has(tool.toolKind) && paths.length === 0) return false;
     const roots = this.options.workspaceRoots();
-    // Symlinks are resolved: a link inside the workspace that points out of it is outside.
-    return roots.length > 0 && paths.every((path) => resolveAgentPath(path, roots[0] ?? '/', roots).inside);
+    // Symlinks are resolved: a link inside the workspace that points out of it is outside. A path
+    // the agent's shell would expand (`~/x`, `$HOME/x`) is wherever it expands to: not inside.
+    return roots.length > 0 && paths.every((path) => !hasShellExpansion(path) && resolveAgentPath(path, roots[0] ?? '/', roots).inside);
+  }
+
+  private alwaysAskedBecause(tool: ToolCallView): string | null {
+    if (lookingKinds.has(tool.toolKind)) return null;
+    const roots = this.options.workspaceRoots();
+    for (const path of toolPaths(tool)) {
+      const reason = executionControlReason(path, roots);
+      if (reason) return `${shownPath(path, roots)} controls what runs (${reason}): asked every time.`;
+    }
+    return null;
   }
 
   private workspace(): string {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import { parseJsonc } from '../util/jsonc';
 import { stringRecord } from '../util/untrustedJson';
 
 /**
@@ -9,6 +12,25 @@ import { stringRecord } from '../util/untrustedJson';
 export interface McpServerChoice {
   server: acp.McpServer;
   source: string;
+}
+
+/** A server defined by a file of the project: it runs only after the user said yes to this exact definition there. */
+export interface ProjectMcpServer extends McpServerChoice {
+  /** The folder whose file defines it: answers are remembered per folder. */
+  workspace: string;
+}
+
+/** A project server that is not passed to the agent: the user declined it, or has not answered yet. */
+export interface WithheldMcpServer {
+  name: string;
+  source: string;
+  why: 'declined' | 'unanswered';
+}
+
+/** What a session may pass: the user's own servers and the project servers the user allowed. */
+export interface McpServerOffer {
+  choices: McpServerChoice[];
+  withheld: WithheldMcpServer[];
 }
 
 export interface McpResolution {
@@ -46,6 +68,30 @@ export function parseMcpServers(raw: unknown, source: string): { choices: McpSer
     }
   }
   return { choices, skipped };
+}
+
+/** Where VS Code keeps a folder's MCP servers, relative to the folder. */
+export const workspaceMcpFile = join('.vscode', 'mcp.json');
+
+/**
+ * The servers of one folder's `.vscode/mcp.json` (`{ "servers": { … } }`, comments allowed);
+ * nothing when the folder has none. `label` names the file in messages.
+ */
+export function readWorkspaceMcpServers(folder: string, label: string): { servers: ProjectMcpServer[]; skipped: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(join(folder, workspaceMcpFile), 'utf8');
+  } catch {
+    return { servers: [], skipped: [] };
+  }
+  let json: unknown;
+  try {
+    json = parseJsonc(text);
+  } catch (error) {
+    return { servers: [], skipped: [`${label} is not valid JSON (${String(error)}).`] };
+  }
+  const parsed = parseMcpServers(json && typeof json === 'object' ? (json as { servers?: unknown }).servers : undefined, label);
+  return { servers: parsed.choices.map((choice) => ({ ...choice, workspace: folder })), skipped: parsed.skipped };
 }
 
 /** Keeps what the agent can use: stdio always, http and sse only when it says so. First name wins. */

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { FsPort, TerminalPort } from '../acp/clientPorts';
 import type { FrameStore } from '../acp/frames';
-import type { McpServerChoice } from '../agents/mcpServers';
+import type { McpServerChoice, McpServerOffer } from '../agents/mcpServers';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
 import type { Disposable } from '../util/disposable';
@@ -44,8 +44,12 @@ export interface SessionEnvironment {
   frames: FrameStore;
   logger: Logger;
   services?: SessionServices;
-  /** The user's MCP servers, passed to agents in session/new, load and resume. */
-  mcpServers?(): McpServerChoice[];
+  /**
+   * The MCP servers to pass in session/new, load and resume, awaited before each: the user's own,
+   * and those of project files the user said yes to (asking first where needed). A plain list is
+   * servers that need no consent.
+   */
+  mcpServers?(): Promise<McpServerOffer> | readonly McpServerChoice[];
   /** Runs agents' login programs; without it terminal sign-in is not offered. */
   signIn?: SignInRunner;
   /** API keys the user gave Tandem for agents, passed to them as environment variables. */

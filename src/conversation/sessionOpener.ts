@@ -7,7 +7,8 @@ import type { AgentLaunch } from '../acp/agentProcess';
 import type { ClientPorts } from '../acp/clientPorts';
 import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
-import { serversForAgent } from '../agents/mcpServers';
+import { serversForAgent, type McpServerOffer } from '../agents/mcpServers';
+import { withheldServersNotice } from '../permissions/mcpConsent';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
 import type { ThreadEntry } from '../contract/viewModel';
@@ -130,7 +131,9 @@ export class SessionOpener {
   /** Opens what the user asked for; the session's modes and options become thread facts. */
   async open(attachment: AgentAttachment, init: acp.InitializeResponse, requested: OpenTarget): Promise<OpenedSession> {
     const { thread } = this.conversation;
-    const mcp = serversForAgent(this.environment.mcpServers?.() ?? [], init.agentCapabilities?.mcpCapabilities);
+    const offer = await this.mcpOffer();
+    if (offer.withheld.length > 0) thread.addNotice('warning', withheldServersNotice(offer.withheld));
+    const mcp = serversForAgent(offer.choices, init.agentCapabilities?.mcpCapabilities);
     for (const skipped of mcp.skipped) thread.addNotice('warning', `MCP server not passed to the agent: ${skipped}`);
     const target = resolveContinue(requested, historyCapabilities(init));
     const kept = requested.kind === 'continue' ? thread.snapshot() : null;
@@ -140,6 +143,12 @@ export class SessionOpener {
     if (session.modes) thread.setFact('currentModeId', session.modes.currentModeId);
     if (target.kind === 'new') await applyAgentDefaults(attachment.connection, session, this.agent, thread);
     return session;
+  }
+
+  private async mcpOffer(): Promise<McpServerOffer> {
+    const offered = await this.environment.mcpServers?.();
+    if (!offered) return { choices: [], withheld: [] };
+    return 'choices' in offered ? offered : { choices: [...offered], withheld: [] };
   }
 
   /** `kept`: the transcript of the earlier session being continued, which a failed reopen must not lose. */

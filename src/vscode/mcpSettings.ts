@@ -1,34 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { parseMcpServers, type McpServerChoice } from '../agents/mcpServers';
+import { parseMcpServers, readWorkspaceMcpServers, workspaceMcpFile, type McpServerOffer } from '../agents/mcpServers';
 import type { Logger } from '../util/logger';
+import { createMcpConsent } from './mcpConsent';
 
 export const MCP_SETTING = 'tandem.mcpServers';
 
-/** The user's MCP servers: Tandem's setting first, then each folder's `.vscode/mcp.json`. */
-export function readMcpServers(logger: Logger): McpServerChoice[] {
-  const fromSettings = parseMcpServers(vscode.workspace.getConfiguration().get<unknown>(MCP_SETTING) ?? {}, MCP_SETTING);
-  const choices = [...fromSettings.choices];
-  const skipped = [...fromSettings.skipped];
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const file = join(folder.uri.fsPath, '.vscode', 'mcp.json');
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    try {
-      // mcp.json allows comments and trailing commas (JSONC).
-      const json = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1')) as { servers?: unknown };
-      const parsed = parseMcpServers(json.servers, vscode.workspace.asRelativePath(file));
-      choices.push(...parsed.choices);
-      skipped.push(...parsed.skipped);
-    } catch (error) {
-      skipped.push(`${file} is not valid JSON (${String(error)}).`);
-    }
-  }
-  for (const reason of skipped) logger.warn(`[mcp] ${reason}`);
-  return choices;
+/**
+ * The MCP servers a session may pass: Tandem's setting (application scope, so only the user sets
+ * it) as it is, then each folder's `.vscode/mcp.json`, whose servers only pass once the user
+ * allowed that exact definition there.
+ */
+export function createMcpServerSource(context: vscode.ExtensionContext, logger: Logger): () => Promise<McpServerOffer> {
+  const consent = createMcpConsent(context);
+  return () => {
+    const fromSettings = parseMcpServers(vscode.workspace.getConfiguration().get<unknown>(MCP_SETTING) ?? {}, MCP_SETTING);
+    const fromFolders = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const label = vscode.workspace.asRelativePath(join(folder.uri.fsPath, workspaceMcpFile));
+      return readWorkspaceMcpServers(folder.uri.fsPath, label);
+    });
+    for (const reason of [...fromSettings.skipped, ...fromFolders.flatMap((found) => found.skipped)]) logger.warn(`[mcp] ${reason}`);
+    return consent.offer(fromSettings.choices, fromFolders.flatMap((found) => found.servers));
+  };
 }

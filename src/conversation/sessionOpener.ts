@@ -9,6 +9,7 @@ import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
 import { serversForAgent, type McpServerOffer } from '../agents/mcpServers';
 import { withheldServersNotice } from '../permissions/mcpConsent';
+import { projectHooksNotice, readProjectHooks } from '../permissions/projectHooks';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
 import type { ThreadEntry } from '../contract/viewModel';
@@ -131,6 +132,9 @@ export class SessionOpener {
   /** Opens what the user asked for; the session's modes and options become thread facts. */
   async open(attachment: AgentAttachment, init: acp.InitializeResponse, requested: OpenTarget): Promise<OpenedSession> {
     const { thread } = this.conversation;
+    // SessionStart hooks run as the session opens: the notice comes first.
+    const hooks = readProjectHooks({ id: this.agent.id, command: this.agent.command, name: init.agentInfo?.name }, attachment.launch.cwd);
+    if (hooks.length > 0) thread.addNotice('warning', projectHooksNotice(this.agent.label, hooks));
     const offer = await this.mcpOffer();
     if (offer.withheld.length > 0) thread.addNotice('warning', withheldServersNotice(offer.withheld));
     const mcp = serversForAgent(offer.choices, init.agentCapabilities?.mcpCapabilities);

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ProjectRulesView } from '../contract/conversationView';
 import { stringArray } from '../util/untrustedJson';
+import { parseSettingsObject, readProjectSettingsFiles, type ProjectSettingsFile } from './projectSettingsFiles';
 
 /** At most 500 rules per list: a settings file is untrusted too. */
 const strings = (value: unknown): string[] => stringArray(value).slice(0, 500);
@@ -13,35 +12,20 @@ const strings = (value: unknown): string[] => stringArray(value).slice(0, 500);
  */
 export const projectRuleFiles = ['.claude/settings.local.json', '.claude/settings.json'] as const;
 
-/** The allow and deny rules found in one settings file's text; null when it has none or is not JSON. */
-export function parseProjectRules(text: string, path: string, label: string): ProjectRulesView | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const permissions = json && typeof json === 'object' ? (json as { permissions?: unknown }).permissions : undefined;
+function rulesOf({ json, path, label }: ProjectSettingsFile): ProjectRulesView | null {
+  const permissions = json.permissions;
   if (!permissions || typeof permissions !== 'object') return null;
   const { allow, deny } = permissions as { allow?: unknown; deny?: unknown };
   const view = { path, label, allow: strings(allow), deny: strings(deny) };
   return view.allow.length + view.deny.length > 0 ? view : null;
 }
 
+/** The allow and deny rules found in one settings file's text; null when it has none or is not JSON. */
+export function parseProjectRules(text: string, path: string, label: string): ProjectRulesView | null {
+  const json = parseSettingsObject(text);
+  return json ? rulesOf({ json, path, label }) : null;
+}
+
 export function readProjectRules(roots: readonly string[]): ProjectRulesView[] {
-  const found: ProjectRulesView[] = [];
-  for (const root of roots) {
-    for (const relative of projectRuleFiles) {
-      const path = join(root, relative);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        continue;
-      }
-      const rules = parseProjectRules(text, path, relative);
-      if (rules) found.push(rules);
-    }
-  }
-  return found;
+  return readProjectSettingsFiles(roots, projectRuleFiles).flatMap((file) => rulesOf(file) ?? []);
 }

@@ -1,0 +1,23 @@
+import { markdownRow } from './markdown/row';
+import { undoRow } from './undo/row';
+import type { StressRow } from './row';
+
+/** A row whose case corpus is not in the tree: it fails, so the gap is counted rather than skipped. */
+function corpusMissing(name: string, corpus: string): StressRow {
+  return {
+    name,
+    budgetSeconds: { quick: 5, full: 5 },
+    run: async (_options, tally) => tally.fail(`corpus missing: ${corpus}`),
+  };
+}
+
+/** The rows, in the order they run. */
+export const ROWS: readonly StressRow[] = [
+  corpusMissing('frames', 'test/support/faultCases.ts'),
+  corpusMissing('kills', 'test/support/faultCases.ts'),
+  corpusMissing('paths', 'test/support/pathEscapeCases.ts'),
+  undoRow,
+  markdownRow,
+  corpusMissing('secrets', 'test/support/secretCases.ts'),
+  corpusMissing('project-files', 'test/support/projectFileCases.ts'),
+];

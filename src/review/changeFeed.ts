@@ -1,5 +1,5 @@
 import type { ChangeLedger } from './changeLedger';
-import type { RecordedChange } from './types';
+import type { ContentEncoding, RecordedChange } from './types';
 
 /**
  * Everything that moves the change ledger besides review actions: agent changes (written
@@ -21,8 +21,9 @@ export class ChangeFeed {
     if (owner) this.owners.set(path, owner);
   }
 
-  alreadyRecorded(path: string, text: string | null): boolean {
-    return this.ledger.currentText(path) === text;
+  /** True when the ledger's pending change already ends in this content (it came through fs/*). */
+  alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding = 'text'): boolean {
+    return this.ledger.currentText(path) === text && this.ledger.encodingOf(path) === encoding;
   }
 
   /**
@@ -43,10 +44,11 @@ export class ChangeFeed {
   /**
    * An open document's text changed. A hand edit of a file with pending hunks keeps the
    * ledger's current text true. Documents never hold the BOM (the editor keeps it as the
-   * file's encoding), so a current text that has one keeps it.
+   * file's encoding), so a current text that has one keeps it. A document's text says nothing
+   * exact about content held as bytes: such a file is checked on disk when it is undone.
    */
   documentChanged(path: string, documentText: string): void {
-    if (this.agentWrites.has(path)) return;
+    if (this.agentWrites.has(path) || this.ledger.encodingOf(path) !== 'text') return;
     const current = this.ledger.currentText(path);
     if (current === undefined || current === null) return;
     const text = current.startsWith('\uFEFF') ? `\uFEFF${documentText}` : documentText;

@@ -11,13 +11,14 @@
  */
 import { Emitter } from '../util/emitter';
 import type { Disposable } from '../util/disposable';
+import { textToLatin1 } from './contentBytes';
 import { FileChange, type Hunk } from './fileChange';
 import { reapply, redoWeight, type RedoEntry, type RedoFile } from './redo';
 import { assertSnapshot, SNAPSHOT_VERSION, type LedgerSnapshot } from './snapshot';
-import { StaleHunkError, type ChangeOrigin, type FileChangeView, type FileWrite, type RecordedChange } from './types';
+import { StaleHunkError, type ChangeOrigin, type ContentEncoding, type FileChangeView, type FileWrite, type RecordedChange } from './types';
 import { UndoNotes, type UndoKind } from './undoNotes';
 
-export type { ChangeOrigin, FileChangeView, FileWrite, HunkView, RecordedChange } from './types';
+export type { ChangeOrigin, ContentEncoding, FileChangeView, FileWrite, HunkView, RecordedChange } from './types';
 export { StaleHunkError } from './types';
 export type { LedgerSnapshot } from './snapshot';
 
@@ -36,17 +37,23 @@ export class ChangeLedger {
    * An agent change: `before` = text before (null = the file did not exist), `after` = text after
    * (null = deleted). The first record for a path fixes its base; later records only move the
    * current text (their `before` is ignored). The origin shown is the latest record's.
+   * Content held as bytes stays bytes: a text file that becomes bytes (or a bytes record of a
+   * text entry) turns the entry into a whole-file one, its base kept as its UTF-8 bytes.
    */
   record(path: string, change: RecordedChange): void {
+    const encoding = change.encoding ?? 'text';
     let entry = this.entries.get(path);
     if (!entry) {
       if (change.before === change.after) return;
-      entry = new FileChange(path, change.before, change.origin);
+      entry = new FileChange(path, change.before, change.origin, encoding);
       this.entries.set(path, entry);
+    } else if (entry.encoding !== encoding && encoding === 'bytes') {
+      entry = this.asBytes(entry);
     }
+    const after = entry.encoding === encoding ? change.after : textToLatin1(change.after);
     entry.origin = change.origin;
     entry.addToolCall(change.toolCallId);
-    entry.setCurrent(change.after, this.newId);
+    entry.setCurrent(after, this.newId);
     this.settle(entry);
     this.changed.fire();
   }
@@ -79,6 +86,11 @@ export class ChangeLedger {
     return this.entries.get(path)?.current.text;
   }
 
+  /** How the pending change holds the file's content (undefined = no pending change). */
+  encodingOf(path: string): ContentEncoding | undefined {
+    return this.entries.get(path)?.encoding;
+  }
+
   /**
    * How the agent changed the file: the pending change's origin, or, for a file an undo just
    * resolved, the origin that undo remembers (so the adapter knows how to write the undo back).
@@ -106,13 +118,14 @@ export class ChangeLedger {
   undoHunk(path: string, hunkId: string): FileWrite {
     const { entry, hunk } = this.pendingHunk(path, hunkId);
     const facts = this.redoFacts(entry);
+    const replaces = entry.current.text;
     const undone = entry.undo(hunk);
     const after = entry.current.text;
     this.pushRedo([this.redoFile(facts, entry, [undone])]);
     this.notes.undone(path, 1, entry.hunks.length, undoKind(entry, facts.wasDeleted));
     this.settle(entry);
     this.changed.fire();
-    return { path, text: after };
+    return fileWrite(path, after, entry.encoding, replaces);
   }
 
   keepFile(path: string): void {
@@ -152,22 +165,36 @@ export class ChangeLedger {
     if (!undo) return null;
     const writes: FileWrite[] = [];
     for (const file of undo.files) {
-      const existing = this.entries.get(file.path);
-      // A file that is no longer pending is assumed to still hold what the undo left.
-      const now = existing ? existing.current.text : file.after;
-      const text = reapply(now, file);
-      if (text === undefined) continue;
-      const entry = existing ?? this.adopt(file, now);
-      for (const toolCallId of file.toolCallIds) entry.addToolCall(toolCallId);
-      // Nothing moved since the undo: the hunks come back exactly as they were, not re-diffed.
-      const exact = now === file.after && entry.base.text === (file.baseIsAfter ? file.after : file.base) && entry.restore(text, file.pending);
-      if (!exact) entry.setCurrent(text, this.newId, file.hunks);
-      this.notes.redone(file.path, Math.max(1, file.hunks.length), entry.hunks.length, undo.reported);
-      this.settle(entry);
-      writes.push({ path: file.path, text });
+      const write = this.bringBack(file, undo.reported);
+      if (write) writes.push(write);
     }
     this.changed.fire();
     return writes;
+  }
+
+  /**
+   * The adapter could not write these files' latest undo (a failed disk write): they still hold
+   * the agent's change, so it is pending again exactly as before the undo, and the undo is
+   * neither redoable nor news for the agent.
+   */
+  cancelUndo(paths: readonly string[]): void {
+    for (const path of paths) {
+      const at = this.latestUndoOf(path);
+      const undo = this.redoStack[at];
+      const file = undo?.files.find((candidate) => candidate.path === path);
+      if (!undo || !file) continue;
+      undo.files = undo.files.filter((other) => other !== file);
+      if (undo.files.length === 0) this.redoStack.splice(at, 1);
+      this.bringBack(file, undo.reported);
+    }
+    this.changed.fire();
+  }
+
+  /** Index of the most recent undo on the redo stack that covers `path`; -1 when none does. */
+  private latestUndoOf(path: string): number {
+    let at = this.redoStack.length - 1;
+    while (at >= 0 && !this.redoStack[at]?.files.some((file) => file.path === path)) at--;
+    return at;
   }
 
   canRedo(): boolean {
@@ -198,6 +225,7 @@ export class ChangeLedger {
         current: entry.current.text,
         toolCallIds: [...entry.toolCallIds],
         hunks: entry.hunks.map((hunk) => ({ ...hunk })),
+        ...(entry.encoding === 'bytes' ? { encoding: 'bytes' as const } : {}),
       })),
       redo: this.redoStack.map(copyRedo),
       notes: this.notes.toJSON(),
@@ -210,7 +238,7 @@ export class ChangeLedger {
     const ledger = new ChangeLedger();
     ledger.nextId = snapshot.nextId;
     for (const file of snapshot.files) {
-      const entry = new FileChange(file.path, file.base, file.origin);
+      const entry = new FileChange(file.path, file.base, file.origin, file.encoding ?? 'text');
       for (const toolCallId of file.toolCallIds) entry.addToolCall(toolCallId);
       if (!entry.restore(file.current, file.hunks)) entry.setCurrent(file.current, ledger.newId);
       if (!entry.resolved) ledger.entries.set(file.path, entry);
@@ -242,26 +270,49 @@ export class ChangeLedger {
   private undoEntries(entries: FileChange[]): FileWrite[] {
     if (entries.length === 0) return [];
     const files: RedoFile[] = [];
+    const writes: FileWrite[] = [];
     for (const entry of entries) {
       const facts = this.redoFacts(entry);
+      const replaces = entry.current.text;
       const hunks = entry.undoAll();
       files.push(this.redoFile(facts, entry, hunks));
+      writes.push(fileWrite(entry.path, entry.current.text, entry.encoding, replaces));
       this.notes.undone(entry.path, Math.max(1, hunks.length), 0, undoKind(entry, facts.wasDeleted));
       this.settle(entry);
     }
     this.pushRedo(files);
     this.changed.fire();
-    return files.map((file) => ({ path: file.path, text: file.after }));
+    return writes;
+  }
+
+  /** Puts an undone file's hunks back (redo, or an undo that could not be written); what to write, if anything fits. */
+  private bringBack(file: RedoFile, reported: boolean): FileWrite | undefined {
+    const existing = this.entries.get(file.path);
+    const encoding = file.encoding ?? 'text';
+    if (existing && existing.encoding !== encoding) return undefined;
+    // A file that is no longer pending is assumed to still hold what the undo left.
+    const now = existing ? existing.current.text : file.after;
+    const text = reapply(now, file);
+    if (text === undefined) return undefined;
+    const entry = existing ?? this.adopt(file, now);
+    for (const toolCallId of file.toolCallIds) entry.addToolCall(toolCallId);
+    // Nothing moved since the undo: the hunks come back exactly as they were, not re-diffed.
+    const exact = now === file.after && entry.base.text === (file.baseIsAfter ? file.after : file.base) && entry.restore(text, file.pending);
+    if (!exact) entry.setCurrent(text, this.newId, file.hunks);
+    this.notes.redone(file.path, Math.max(1, file.hunks.length), entry.hunks.length, reported);
+    this.settle(entry);
+    return fileWrite(file.path, text, encoding, now);
   }
 
   /** What a redo needs from the state right before an undo. */
-  private redoFacts(entry: FileChange): Pick<RedoFile, 'path' | 'origin' | 'toolCallIds' | 'wasDeleted' | 'pending'> {
+  private redoFacts(entry: FileChange): Pick<RedoFile, 'path' | 'origin' | 'toolCallIds' | 'wasDeleted' | 'pending' | 'encoding'> {
     return {
       path: entry.path,
       origin: entry.origin,
       toolCallIds: [...entry.toolCallIds],
       wasDeleted: entry.current.text === null,
       pending: entry.hunks.map((hunk) => ({ ...hunk })),
+      ...(entry.encoding === 'bytes' ? { encoding: 'bytes' as const } : {}),
     };
   }
 
@@ -282,15 +333,29 @@ export class ChangeLedger {
 
   /** A redo for a file that is no longer pending: its text of now becomes the base again. */
   private adopt(file: RedoFile, now: string | null): FileChange {
-    const entry = new FileChange(file.path, now, file.origin);
+    const entry = new FileChange(file.path, now, file.origin, file.encoding ?? 'text');
     this.entries.set(file.path, entry);
     return entry;
+  }
+
+  /** The same pending change with its texts as their UTF-8 bytes: one whole-file hunk from now on. */
+  private asBytes(entry: FileChange): FileChange {
+    const bytes = new FileChange(entry.path, textToLatin1(entry.base.text), entry.origin, 'bytes');
+    for (const toolCallId of entry.toolCallIds) bytes.addToolCall(toolCallId);
+    bytes.setCurrent(textToLatin1(entry.current.text), this.newId);
+    this.entries.set(entry.path, bytes);
+    return bytes;
   }
 
   /** A file with nothing left to review drops out. */
   private settle(entry: FileChange): void {
     if (entry.resolved) this.entries.delete(entry.path);
   }
+}
+
+/** Bytes writes say so, and what they expect to replace; text writes stay `{ path, text }`. */
+function fileWrite(path: string, text: string | null, encoding: ContentEncoding, replaces: string | null): FileWrite {
+  return encoding === 'bytes' ? { path, text, encoding, replaces } : { path, text };
 }
 
 function undoKind(entry: FileChange, wasDeleted: boolean): UndoKind {

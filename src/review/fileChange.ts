@@ -5,9 +5,10 @@
  * undos equals applying exactly the kept hunks to the base. Only a new current text from outside
  * (agent record, user edit, redo) is diffed again.
  */
+import { describeBytes } from './contentBytes';
 import { diffLineArrays, type LineEdit } from './lineDiff';
 import { LineText, stripEol } from './lineText';
-import type { ChangeOrigin, FileChangeView, HunkView } from './types';
+import type { ChangeOrigin, ContentEncoding, FileChangeView, HunkView } from './types';
 
 export interface Hunk {
   readonly id: string;
@@ -42,8 +43,9 @@ export class FileChange {
   hunks: Hunk[] = [];
   readonly toolCallIds: string[] = [];
 
-  constructor(readonly path: string, base: string | null, public origin: ChangeOrigin) {
-    this.base = new LineText(base);
+  /** 'bytes': base and current are latin1 bytes, each one line, so there is at most one hunk: the whole file. */
+  constructor(readonly path: string, base: string | null, public origin: ChangeOrigin, readonly encoding: ContentEncoding = 'text') {
+    this.base = this.lineText(base);
     this.current = this.base;
   }
 
@@ -70,7 +72,7 @@ export class FileChange {
   setCurrent(text: string | null, newId: () => string, hints: readonly HunkHint[] = []): void {
     if (text === this.current.text) return;
     const previous = this.current;
-    const next = text === this.base.text ? this.base : new LineText(text);
+    const next = text === this.base.text ? this.base : this.lineText(text);
     const edits = diffLineArrays(previous.lines(), next.lines());
     const oldIds = new Map<string, string>();
     for (const hunk of this.hunks) oldIds.set(this.positionKey(hunk.baseStart, hunk.baseCount, previous.slice(hunk.currentStart, hunk.currentStart + hunk.currentCount)), hunk.id);
@@ -112,7 +114,7 @@ export class FileChange {
   /** Takes stored hunks as they are if they fit the texts; false (and nothing changed) when they do not. */
   restore(text: string | null, hunks: readonly Hunk[]): boolean {
     const { current, hunks: pending } = this;
-    this.current = text === this.base.text ? this.base : new LineText(text);
+    this.current = text === this.base.text ? this.base : this.lineText(text);
     this.hunks = hunks.map((hunk) => ({ ...hunk }));
     if (this.verify() && new Set(hunks.map((hunk) => hunk.id)).size === hunks.length) return true;
     this.current = current;
@@ -127,7 +129,7 @@ export class FileChange {
       + base.slice(hunk.baseStart + hunk.baseCount, base.lineCount);
     for (const later of this.remove(hunk)) later.baseStart += hunk.currentCount - hunk.baseCount;
     // With no hunk left the lines are identical; taking `current` itself also carries null (deleted).
-    this.base = this.hunks.length === 0 ? current : new LineText(text);
+    this.base = this.hunks.length === 0 ? current : this.lineText(text);
   }
 
   /** Undo: the current text gets the hunk's base lines back; later hunks move in current coordinates. */
@@ -137,7 +139,7 @@ export class FileChange {
     const removed = current.slice(hunk.currentStart, hunk.currentStart + hunk.currentCount);
     const text = current.slice(0, hunk.currentStart) + restored + current.slice(hunk.currentStart + hunk.currentCount, current.lineCount);
     for (const later of this.remove(hunk)) later.currentStart += hunk.baseCount - hunk.currentCount;
-    this.current = this.hunks.length === 0 ? base : new LineText(text);
+    this.current = this.hunks.length === 0 ? base : this.lineText(text);
     return { id: hunk.id, at: hunk.currentStart, restored, restoredCount: hunk.baseCount, removed };
   }
 
@@ -193,12 +195,24 @@ export class FileChange {
         baseLineCount: hunk.baseCount,
         currentStart: hunk.currentStart,
         currentLineCount: hunk.currentCount,
-        removed: this.base.lines(hunk.baseStart, hunk.baseStart + hunk.baseCount).map(stripEol),
-        added: this.current.lines(hunk.currentStart, hunk.currentStart + hunk.currentCount).map(stripEol),
+        removed: this.shown(this.base, hunk.baseStart, hunk.baseStart + hunk.baseCount),
+        added: this.shown(this.current, hunk.currentStart, hunk.currentStart + hunk.currentCount),
       };
     });
     const status = this.base.text === null ? 'created' : this.current.text === null ? 'deleted' : 'modified';
-    return { path: this.path, origin: this.origin, status, added, removed, hunks, toolCallIds: [...this.toolCallIds] };
+    const view: FileChangeView = { path: this.path, origin: this.origin, status, added, removed, hunks, toolCallIds: [...this.toolCallIds] };
+    if (this.encoding === 'bytes') view.encoding = 'bytes';
+    return view;
+  }
+
+  private lineText(text: string | null): LineText {
+    return new LineText(text, this.encoding === 'bytes');
+  }
+
+  /** Display lines: the text's own, or for bytes a description of the whole content. */
+  private shown(text: LineText, from: number, to: number): string[] {
+    if (this.encoding === 'text') return text.lines(from, to).map(stripEol);
+    return from < to && text.text !== null ? [describeBytes(text.text)] : [];
   }
 
   private positionKey(baseStart: number, baseCount: number, added: string): string {

@@ -41,9 +41,13 @@ export function stripEol(line: string): string {
 export class LineText {
   private readonly starts: Uint32Array;
 
-  /** `text` null = the file does not exist; it has no lines, like the empty text. */
-  constructor(readonly text: string | null) {
-    this.starts = lineStarts(text ?? '');
+  /**
+   * `text` null = the file does not exist; it has no lines, like the empty text. `whole`: the
+   * text is one line however many EOL characters it holds (content held as bytes is reviewed as
+   * a whole file, and its 0x0A bytes need not be line ends).
+   */
+  constructor(readonly text: string | null, whole = false) {
+    this.starts = whole ? Uint32Array.from(text ? [0, text.length] : [0]) : lineStarts(text ?? '');
   }
 
   get lineCount(): number {

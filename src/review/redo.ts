@@ -26,6 +26,8 @@ export interface RedoFile {
   /** The pending hunks right before the undo: restored as they were when nothing moved since. */
   pending: Hunk[];
   hunks: UndoneHunk[];
+  /** Set only for content held as bytes (one line each: see FileChange). */
+  encoding?: 'bytes';
 }
 
 export interface RedoEntry {
@@ -45,8 +47,9 @@ export function reapply(now: string | null, file: RedoFile): string | null | und
   if (file.wasDeleted) return unchanged ? null : undefined;
   // A file deleted or re-created since the undo has nothing to anchor the hunks to.
   if (!unchanged && (now === null || file.after === null)) return undefined;
-  const after = new LineText(file.after ?? '');
-  const current = unchanged ? after : new LineText(now);
+  const whole = file.encoding === 'bytes';
+  const after = new LineText(file.after ?? '', whole);
+  const current = unchanged ? after : new LineText(now, whole);
   const edits = unchanged ? [] : diffLineArrays(after.lines(), current.lines());
   const placed: { at: number; hunk: UndoneHunk }[] = [];
   for (const hunk of file.hunks) {

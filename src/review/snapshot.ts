@@ -25,6 +25,8 @@ export interface FileSnapshot {
   current: string | null;
   toolCallIds: string[];
   hunks: HunkSnapshot[];
+  /** Set only for content held as bytes: base and current are latin1. */
+  encoding?: 'bytes';
 }
 
 export interface LedgerSnapshot {
@@ -42,6 +44,7 @@ const isText = (value: unknown): value is string | null => value === null || typ
 const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 const isOrigin = (value: unknown): value is ChangeOrigin => value === 'editor' || value === 'disk';
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isEncoding = (value: unknown): boolean => value === undefined || value === 'bytes';
 
 function isHunk(value: unknown): value is HunkSnapshot {
   return isObject(value) && typeof value.id === 'string'
@@ -50,7 +53,7 @@ function isHunk(value: unknown): value is HunkSnapshot {
 
 function isFile(value: unknown): value is FileSnapshot {
   return isObject(value) && typeof value.path === 'string' && isOrigin(value.origin) && isText(value.base) && isText(value.current)
-    && isStrings(value.toolCallIds) && Array.isArray(value.hunks) && value.hunks.every(isHunk);
+    && isStrings(value.toolCallIds) && Array.isArray(value.hunks) && value.hunks.every(isHunk) && isEncoding(value.encoding);
 }
 
 function isUndone(value: unknown): value is UndoneHunk {
@@ -62,7 +65,8 @@ function isRedo(value: unknown): value is RedoEntry {
   return isObject(value) && typeof value.reported === 'boolean' && Array.isArray(value.files) && value.files.every((file: unknown) =>
     isObject(file) && typeof file.path === 'string' && isOrigin(file.origin) && isStrings(file.toolCallIds)
       && isText(file.after) && typeof file.wasDeleted === 'boolean' && isText(file.base) && typeof file.baseIsAfter === 'boolean'
-      && Array.isArray(file.pending) && file.pending.every(isHunk) && Array.isArray(file.hunks) && file.hunks.every(isUndone));
+      && Array.isArray(file.pending) && file.pending.every(isHunk) && Array.isArray(file.hunks) && file.hunks.every(isUndone)
+      && isEncoding(file.encoding));
 }
 
 function isNote(value: unknown): value is [string, NoteCounts] {

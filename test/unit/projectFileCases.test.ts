@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { namedProjectFileCases, randomProjectFileCases, runProjectFileCase } from '../support/projectFileCases';
+
+describe('project files: no command reaches the agent without a yes', () => {
+  test('every named case holds', async () => {
+    const outcomes = [];
+    for (const projectCase of namedProjectFileCases()) outcomes.push(await runProjectFileCase(projectCase));
+    assert.deepEqual(outcomes.flatMap((outcome) => outcome.problems), []);
+    const total = (key: 'serversAllowed' | 'serversWithheld' | 'hooksAnnounced') => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
+    assert.ok(total('serversAllowed') > 0, 'allowed servers do reach the agent');
+    assert.ok(total('serversWithheld') > 100, 'the rest are held back');
+    assert.equal(total('hooksAnnounced'), 5);
+  });
+
+  test('random cases hold', async () => {
+    let state = 7;
+    const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const projectCase of randomProjectFileCases(12, next)) assert.deepEqual((await runProjectFileCase(projectCase)).problems, [], projectCase.name);
+  });
+
+  test('the runner counts servers passed without a yes (as before consent existed)', async () => {
+    const unanswered = namedProjectFileCases().find((projectCase) => projectCase.name === 'many servers');
+    assert.ok(unanswered);
+    const outcome = await runProjectFileCase(unanswered, { withoutConsent: true });
+    assert.equal(outcome.problems.length, 100);
+    assert.match(outcome.problems[0] ?? '', /MCP server "s0" reached the agent without a yes/);
+  });
+});

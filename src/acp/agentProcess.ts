@@ -1,14 +1,15 @@
-import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { LineLog } from '../util/lineLog';
 import type { AgentChannel } from './agentChannel';
+import { inheritedEnvironment } from '../util/inheritedEnvironment';
 import { startReaper, stopGroup } from '../util/processGroup';
 
 export interface AgentLaunch {
   command: string;
   args: string[];
-  /** Added to the inherited environment. */
+  /** Added to the inherited environment (the editor's internal variables are not inherited). */
   env: Record<string, string>;
   cwd: string;
 }
@@ -26,8 +27,9 @@ export interface AgentExit {
 const KILL_GRACE_MS = 1500;
 
 /**
- * One agent program. It runs in a process group of its own so that stopping it also stops
- * whatever it started; stderr (the agent's free-form log) is kept in a bounded tail.
+ * One agent program. It runs in a process group of its own, and the group ends with it:
+ * stopping it, or its exit for any reason (a crash, a kill), also ends whatever it started.
+ * stderr (the agent's free-form log) is kept in a bounded tail.
  */
 export class AgentProcess implements AgentChannel {
   readonly exited: Promise<AgentExit>;
@@ -35,17 +37,18 @@ export class AgentProcess implements AgentChannel {
   private readonly stderr = new LineLog();
   private stopRequested = false;
   private hasExited = false;
-  private readonly reaper: ChildProcess | null;
+  /** The group's end, begun by a stop or by the agent's own exit. */
+  private ending: Promise<void> | null = null;
 
   constructor(launch: AgentLaunch) {
     this.child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
-      env: { ...process.env, ...launch.env },
+      env: { ...inheritedEnvironment(process.env), ...launch.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
       windowsHide: true,
     });
-    this.reaper = startReaper(this.child.pid);
+    startReaper(this.child.pid, 'leader');
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.write(chunk));
     // A write after the agent died must surface as its exit, not as an unhandled EPIPE.
@@ -60,10 +63,12 @@ export class AgentProcess implements AgentChannel {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.hasExited) return;
         this.hasExited = true;
-        this.reaper?.kill('SIGKILL');
         this.stderr.end();
         resolveExit({ code, signal, requested: this.stopRequested, spawnError, stderrTail: this.stderrTail() });
       };
+      // Children of a dead agent (the program an adapter drives, a command it ran) would run on,
+      // reparented to init; they may also hold its pipes open, which holds 'close' back.
+      this.child.once('exit', () => void this.endGroup());
       this.child.once('close', finish);
     });
   }
@@ -96,11 +101,16 @@ export class AgentProcess implements AgentChannel {
   async stop(): Promise<AgentExit> {
     this.stopRequested = true;
     if (!this.hasExited) this.child.stdin.end();
-    await stopGroup(this, KILL_GRACE_MS);
+    await this.endGroup();
     return this.exited;
   }
 
   dispose(): void {
     void this.stop();
+  }
+
+  private endGroup(): Promise<void> {
+    this.ending ??= stopGroup(this, KILL_GRACE_MS);
+    return this.ending;
   }
 }

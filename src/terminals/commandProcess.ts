@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
@@ -32,7 +32,6 @@ export class CommandProcess implements Disposable {
   private readonly child: ChildProcessByStdio<null, Readable, Readable>;
   private readonly spawned: Promise<void>;
   private status: CommandExit | null = null;
-  private reaper: ChildProcess | null = null;
   private readonly dataEmitter = new Emitter<Buffer>();
   /** Every chunk as read, before the buffer's limit applies. */
   readonly onData = this.dataEmitter.event;
@@ -61,7 +60,7 @@ export class CommandProcess implements Disposable {
     this.child.stderr.on('data', take);
     this.spawned = new Promise<void>((resolve, reject) => {
       this.child.once('spawn', () => {
-        this.reaper = startReaper(this.child.pid);
+        startReaper(this.child.pid, 'host');
         resolve();
       });
       this.child.once('error', (error) => {
@@ -99,11 +98,11 @@ export class CommandProcess implements Disposable {
 
   /** Ends the whole process tree, jobs the program left running in its group included. */
   kill(): Promise<void> {
-    return stopGroup({ pid: this.child.pid, running: this.status === null, exited: this.exited }, KILL_GRACE_MS);
+    return stopGroup({ pid: this.child.pid, exited: this.exited }, KILL_GRACE_MS);
   }
 
   dispose(): void {
     this.dataEmitter.dispose();
-    void this.kill().finally(() => this.reaper?.kill('SIGKILL'));
+    void this.kill();
   }
 }

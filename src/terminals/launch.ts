@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { inheritedEnvironment } from '../util/inheritedEnvironment';
 
 export interface CommandRequest {
   command: string;
@@ -34,19 +35,12 @@ export function planLaunch(request: CommandRequest, userShell: string | undefine
 }
 
 /**
- * Variables the editor's own processes carry that would change how programs behave in a
- * command (ELECTRON_RUN_AS_NODE turns `code` into plain Node); VS Code's terminal drops them too.
- */
-const EDITOR_INTERNAL = /^(ELECTRON_.+|VSCODE_(?!PORTABLE$|SHELL_LOGIN$).+|APPLICATION_INSIGHTS_.+)$/;
-
-/**
  * What the command sees: the user's environment, settings that make tools behave as in a
  * terminal a person watches (colours on, no pager waiting for a key, no password prompt),
  * then whatever the agent asked for.
  */
 export function commandEnvironment(base: NodeJS.ProcessEnv, agentEnv: readonly { name: string; value: string }[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined && !EDITOR_INTERNAL.test(name)) env[name] = value;
+  const env = inheritedEnvironment(base);
   Object.assign(env, {
     TERM: 'xterm-256color',
     FORCE_COLOR: '1',

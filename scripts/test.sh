@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README line 2: installs what the tests need (Debian packages when run as root, Node 24 and
 # code-server from the npm registry into .tools/), builds the .vsix, then runs every suite in
-# one node:test run: unit, real agents against scripted model servers, real VS Code.
+# one node:test run: unit, real agents against scripted model servers, real VS Code, and the
+# stress rows with their quick counts (npm run stress -- --quick).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,7 +13,7 @@ npm run --silent package >/dev/null
 echo "built dist/tandem.vsix ($(du -k dist/tandem.vsix | cut -f1) KiB)"
 
 shopt -s nullglob
-suites=(test/unit/*.test.ts test/real-agents/*.test.ts test/e2e/*.test.ts)
+suites=(test/unit/*.test.ts test/real-agents/*.test.ts test/e2e/*.test.ts test/stress/*.test.ts)
 mkdir -p test-results
 summary=test-results/summary.tap
 status=0

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { namedProjectFileCases, randomProjectFileCases, runProjectFileCase } from '../support/projectFileCases';
+import { namedProjectFileCases, randomProjectFileCases, runProjectFileCase, type ProjectFileOutcome } from '../support/projectFileCases';
 
 describe('project files: no command reaches the agent without a yes', () => {
   test('every named case holds', async () => {
-    const outcomes = [];
+    const outcomes: ProjectFileOutcome[] = [];
     for (const projectCase of namedProjectFileCases()) outcomes.push(await runProjectFileCase(projectCase));
     assert.deepEqual(outcomes.flatMap((outcome) => outcome.problems), []);
     const total = (key: 'serversAllowed' | 'serversWithheld' | 'hooksAnnounced') => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);

@@ -2,16 +2,21 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { FsPort } from '../acp/clientPorts';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
-import { resolveAgentPath } from './pathBoundary';
+import { assertLeadsTo, danglingLinkRefusal, FileRefused, readRegularFile } from './fileAccess';
+import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
 import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
 
 /** The editor's view of files: open documents first (unsaved text included), then the disk. */
 export interface DocumentStore {
   /** The open document's current text, or undefined when the file is not open. */
   openText(path: string): string | undefined;
-  /** The file's bytes on disk, or null when it does not exist. */
+  /** The file's bytes on disk, or null when it does not exist (only regular files, up to the text size limit). */
   readDisk(path: string): Promise<Uint8Array | null>;
-  /** Makes `text` the file's content as one undoable edit of minimal changes, then saves (creating folders). */
+  /**
+   * Makes `text` the file's content as one undoable edit of minimal changes, then saves (creating
+   * folders). Refuses when a link along the path changes during the write, and never creates a
+   * file through a link.
+   */
   write(path: string, text: string): Promise<void>;
 }
 
@@ -57,19 +62,20 @@ export class EditorFsService implements FsPort, Disposable {
   constructor(private readonly options: FsServiceOptions) {}
 
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const path = await this.checkedPath(params.path, 'read');
-    const text = await this.currentText(path);
+    const target = await this.checkedPath(params.path, 'read');
+    const text = await this.currentText(target);
     if (text === null) {
       if (this.options.missingFileReadsAsEmpty()) return { content: '' };
-      throw acp.RequestError.resourceNotFound(path);
+      throw acp.RequestError.resourceNotFound(target.path);
     }
-    this.lastSeen.set(path, text);
+    this.lastSeen.set(workingPath(target), text);
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
-    const path = await this.checkedPath(params.path, 'write');
-    const before = await this.currentText(path);
+    const target = await this.checkedPath(params.path, 'write');
+    const path = workingPath(target);
+    const before = await this.currentText(target);
     const seen = this.lastSeen.get(path);
     const next = before === null ? params.content : conformTo(shapeOf(before), params.content);
     if (before !== null && seen !== undefined && seen !== before && before !== next) {
@@ -79,7 +85,15 @@ export class EditorFsService implements FsPort, Disposable {
       }
     }
     if (before !== next) {
-      await this.options.documents.write(path, next);
+      // The question above, or the read, gave time to swap a link: the write goes where the check said, or nowhere.
+      try {
+        assertLeadsTo(target.path, target.realPath);
+      } catch (error) {
+        throw asAgentError(error);
+      }
+      await this.options.documents.write(path, next).catch((error: unknown) => {
+        throw asAgentError(error);
+      });
       this.options.changes.record(path, { before, after: next, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
     }
     this.lastSeen.set(path, next);
@@ -90,28 +104,50 @@ export class EditorFsService implements FsPort, Disposable {
     this.lastSeen.clear();
   }
 
-  private async checkedPath(requested: string, operation: 'read' | 'write'): Promise<string> {
+  private async checkedPath(requested: string, operation: 'read' | 'write'): Promise<ResolvedPath> {
     const resolved = resolveAgentPath(requested, this.options.cwd, this.options.roots());
-    if (resolved.inside || this.outsideAllowed.has(`${operation}:${resolved.realPath}`)) return resolved.path;
-    const shown = resolved.realPath === resolved.path ? resolved.path : `${resolved.path} (really ${resolved.realPath})`;
+    if (resolved.unusable !== undefined) throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${JSON.stringify(requested)} names no file: ${resolved.unusable}.`);
+    if (operation === 'write' && resolved.danglingLink) throw asAgentError(danglingLinkRefusal(resolved.path, resolved.realPath));
+    if (resolved.inside || this.outsideAllowed.has(`${operation}:${resolved.realPath}`)) return resolved;
+    const shown = shownPath(resolved);
     this.options.logger.warn(`agent asked to ${operation} ${shown}, outside the workspace`);
     if (!(await this.options.decisions.allowOutsideRoots(shown, operation))) {
       throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${shown} is outside the workspace and the user did not allow this ${operation}.`);
     }
     this.outsideAllowed.add(`${operation}:${resolved.realPath}`);
-    return resolved.path;
+    return resolved;
   }
 
-  /** The text the user sees: the open buffer, else the disk (null when the file does not exist). */
-  private async currentText(path: string): Promise<string | null> {
-    const open = this.options.documents.openText(path);
+  /**
+   * The text the user sees: the open buffer, else the disk (null when the file does not exist).
+   * The disk read opens the checked real path itself, so a link swapped after the check changes nothing.
+   */
+  private async currentText(target: ResolvedPath): Promise<string | null> {
+    const open = this.options.documents.openText(workingPath(target));
     if (open !== undefined) return open;
-    const bytes = await this.options.documents.readDisk(path);
+    const bytes = await readRegularFile(target.realPath, MAX_TEXT_FILE_BYTES).catch((error: unknown) => {
+      throw asAgentError(error);
+    });
     if (bytes === null) return null;
-    if (bytes.length > MAX_TEXT_FILE_BYTES) {
-      throw acp.RequestError.invalidParams({ path }, `${path} is ${(bytes.length / 1048576).toFixed(1)} MB, over the ${MAX_TEXT_FILE_BYTES / 1048576} MB limit for text files.`);
-    }
-    if (looksBinary(bytes)) throw acp.RequestError.invalidParams({ path }, `${path} is a binary file, not text.`);
+    if (looksBinary(bytes)) throw acp.RequestError.invalidParams({ path: target.path }, `${target.path} is a binary file, not text.`);
     return decodeText(bytes);
   }
+}
+
+/**
+ * Inside the workspace a file goes by the name the agent used, which is the one its editor has;
+ * outside, by the real file the user allowed, so no link can later point the name elsewhere.
+ */
+function workingPath(target: ResolvedPath): string {
+  return target.inside ? target.path : target.realPath;
+}
+
+function shownPath(resolved: ResolvedPath): string {
+  if (resolved.danglingLink) return `${resolved.path} (a link to ${resolved.realPath}, which does not exist)`;
+  return resolved.realPath === resolved.path ? resolved.path : `${resolved.path} (really ${resolved.realPath})`;
+}
+
+/** A file refusal reaches the agent as an invalid-params error with its sentence; other errors as they are. */
+function asAgentError(error: unknown): unknown {
+  return error instanceof FileRefused ? acp.RequestError.invalidParams({ path: error.path }, error.message) : error;
 }

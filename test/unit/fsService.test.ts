@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { EditorFsService, type FsDecisions } from '../../src/fs/fsService';
+import type { EditorFsService, FsDecisions } from '../../src/fs/fsService';
 import { sliceLines } from '../../src/fs/textContent';
 import { quirksOf } from '../../src/acp/agentQuirks';
-import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from '../support/memoryDocuments';
+import { editorFsService } from '../support/pathEscapeCases';
 
 let root: string;
 let workspace: string;
@@ -17,23 +17,7 @@ let asked: string[];
 let recorded: { path: string; before: string | null; after: string | null }[];
 
 function service(decisions: Partial<FsDecisions> = {}, missingFileReadsAsEmpty = false): EditorFsService {
-  return new EditorFsService({
-    cwd: workspace,
-    roots: () => [workspace],
-    documents,
-    decisions: {
-      allowOutsideRoots: async (path, operation) => {
-        asked.push(`${operation} ${path}`);
-        return false;
-      },
-      overwriteUserChanges: async () => false,
-      ...decisions,
-    },
-    changes: { record: (path, change) => recorded.push({ path, before: change.before, after: change.after }) },
-    currentEditToolCall: () => undefined,
-    missingFileReadsAsEmpty: () => missingFileReadsAsEmpty,
-    logger: silentLogger,
-  });
+  return editorFsService({ workspace, documents, asked, recorded, decisions, missingFileReadsAsEmpty });
 }
 
 beforeEach(() => {

@@ -1,17 +1,25 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { assertLeadsTo, ensureRegularFile, readRegularFile, writeRegularFile, writeTarget } from '../fs/fileAccess';
 import type { DocumentStore } from '../fs/fsService';
 import { minimalEdits } from '../fs/minimalEdits';
-import { withoutBom } from '../fs/textContent';
+import { followLinks } from '../fs/pathBoundary';
+import { MAX_TEXT_FILE_BYTES, withoutBom } from '../fs/textContent';
 
 function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path && !document.isClosed);
 }
 
+function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+}
+
 /**
  * Files as the editor sees them. Writes go through a WorkspaceEdit of minimal replacements,
  * so each agent write is one step on the document's undo stack, then the document is saved.
+ * Every write lands on the real file checked when it started: a link along the path that
+ * leads out of the workspace or to nothing, or that changes before the edit or the save, refuses it.
  */
 export class EditorDocuments implements DocumentStore {
   openText(path: string): string | undefined {
@@ -19,22 +27,15 @@ export class EditorDocuments implements DocumentStore {
   }
 
   async readDisk(path: string): Promise<Uint8Array | null> {
-    try {
-      return await readFile(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
+    return readRegularFile(followLinks(path).realPath, MAX_TEXT_FILE_BYTES);
   }
 
   async write(path: string, text: string): Promise<void> {
     const uri = vscode.Uri.file(path);
     // The document keeps its encoding (and so its BOM) on save; its text never holds the BOM.
     const target = withoutBom(text);
-    if (!openDocument(path) && (await this.readDisk(path)) === null) {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, '');
-    }
+    const realPath = writeTarget(path, workspaceRoots());
+    if (!openDocument(path)) await ensureRegularFile(realPath);
     const document = await vscode.workspace.openTextDocument(uri);
     const edits = minimalEdits(document.getText(), target);
     if (edits.length > 0) {
@@ -42,15 +43,19 @@ export class EditorDocuments implements DocumentStore {
       for (const replacement of edits) {
         edit.replace(uri, new vscode.Range(document.positionAt(replacement.start), document.positionAt(replacement.end)), replacement.text);
       }
+      assertLeadsTo(path, realPath);
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The editor refused the edit to ${path}.`);
     }
-    if (document.isDirty && !(await document.save())) throw new Error(`${path} could not be saved.`);
+    if (!document.isDirty) return;
+    assertLeadsTo(path, realPath);
+    if (!(await document.save())) throw new Error(`${path} could not be saved.`);
   }
 
   /** Exact bytes to disk, for changes the agent made there itself; open clean editors reload. */
   async writeExact(path: string, text: string | null): Promise<void> {
     if (text === null) {
-      await rm(path, { force: true });
+      // The entry itself goes (a link, not what it points to), from the real folder it was checked in.
+      await rm(join(writeTarget(dirname(path), workspaceRoots()), basename(path)), { force: true });
       return;
     }
     const open = openDocument(path);
@@ -59,7 +64,6 @@ export class EditorDocuments implements DocumentStore {
       await this.write(path, text);
       return;
     }
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, text);
+    await writeRegularFile(writeTarget(path, workspaceRoots()), text);
   }
 }

@@ -1,91 +1,212 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
+import { looksApplied, textBeforeDiffs, type AgentDiff } from '../review/agentDiffs';
+import { textToLatin1 } from '../review/contentBytes';
+import type { ContentEncoding, RecordedChange } from '../review/types';
 import type { Disposable } from '../util/disposable';
 import { DisposableStore } from '../util/disposable';
-import type { Logger } from '../util/logger';
-import type { ChangeRecorder } from './fsService';
+import { errorMessage, type Logger } from '../util/logger';
 import { resolveAgentPath } from './pathBoundary';
-import { decodeText, looksBinary, MAX_TEXT_FILE_BYTES } from './textContent';
+import { exactText, MAX_TEXT_FILE_BYTES } from './textContent';
 import { fileChangingKinds } from '../contract/viewModel';
 
 type DiffContent = Extract<acp.ToolCallContent, { type: 'diff' }>;
 type ToolCallUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
+/**
+ * Largest file a snapshot keeps an exact copy of. A pending file then costs at most two copies
+ * (base and current) in the ledger; a larger one is reported as changed but not reviewable.
+ */
+export const MAX_KEPT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Kinds that by their name never change a file: the paths they name are not snapshotted. */
+const LOOKING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
+
+/**
+ * What a snapshot found at a path: an exact copy (text, or bytes as latin1; content null = no
+ * file), or a file that exists but of which no copy could be kept (`stamp` tells a change).
+ */
+export type DiskContent =
+  | { kind: 'kept'; encoding: ContentEncoding; content: string | null }
+  | { kind: 'unkept'; reason: string; stamp: string };
+
 interface WatchedCall {
-  /** Text of each path before the tool ran; null = the file did not exist. */
-  before: Map<string, string | null>;
-  /** Claude Code reports the file as it was before its own edit. */
+  /** Each path as it was before the tool ran (as early as the call named it). */
+  before: Map<string, DiskContent>;
+  /** Claude Code reports the file as it was before its own edit (null = it did not exist). */
   reportedOriginal: Map<string, string | null>;
-  /** The agent's own diffs, the last resort for the text before. */
-  diffs: Map<string, { oldText: string | null; newText: string }>;
+  /** The agent's own diffs, in order, for when the snapshot came too late. */
+  diffs: Map<string, AgentDiff[]>;
   done: boolean;
 }
+
+type Kept = Extract<DiskContent, { kind: 'kept' }>;
+type Ending = 'completed' | 'failed' | 'unfinished';
 
 export interface DiskChangeTrackerOptions {
   cwd: string;
   roots(): readonly string[];
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
-  changes: ChangeRecorder;
-  /** True when the ledger already holds this text for the path (it came through fs/*). */
-  alreadyRecorded(path: string, text: string | null): boolean;
+  changes: { record(path: string, change: RecordedChange): void };
+  /** True when the ledger already holds this content for the path (it came through fs/*). */
+  alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding): boolean;
   /** Files the agent changed on disk, so open editors can reload them. */
   onDiskChanged(paths: string[]): void;
+  /** Tells the user, in one sentence, of a change that could not be put up for review. */
+  notify(text: string): void;
   logger: Logger;
 }
 
-/** Reads a file's text now, synchronously, so the snapshot is taken before the agent's next step. */
-export function readTextNow(path: string): string | null {
-  try {
-    if (statSync(path).size > MAX_TEXT_FILE_BYTES) return null;
-    const bytes = readFileSync(path);
-    return looksBinary(bytes) ? null : decodeText(bytes);
-  } catch {
-    return null;
+const missing: DiskContent = { kind: 'kept', encoding: 'text', content: null };
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+function unkept(reason: string, stats: Stats | null): DiskContent {
+  return { kind: 'unkept', reason, stamp: stats ? `${stats.size}:${stats.mtimeMs}:${stats.ino}` : reason };
+}
+
+/** ENOENT and ENOTDIR mean no file; anything else means a file that could not be read, never "no file". */
+function failedRead(error: unknown, stats: Stats | null): DiskContent {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return missing;
+  return unkept(`it could not be read (${code ?? errorMessage(error)})`, stats);
+}
+
+/** The file's bytes from `fd` up to its end, or null past MAX_KEPT_FILE_BYTES (it grew while read). */
+function readToEnd(fd: number, size: number): Buffer | null {
+  // One byte more than expected, so that growth shows without a second buffer in the usual case.
+  let buffer = Buffer.allocUnsafe(Math.min(size, MAX_KEPT_FILE_BYTES) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > MAX_KEPT_FILE_BYTES) return null;
+      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(length, MAX_KEPT_FILE_BYTES + 1 - length))]);
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
   }
+}
+
+/** Text when the bytes are a text file within the text limit, else the exact bytes. */
+function keptContent(bytes: Buffer): DiskContent {
+  const text = bytes.length <= MAX_TEXT_FILE_BYTES ? exactText(bytes) : null;
+  return text === null ? { kind: 'kept', encoding: 'bytes', content: bytes.toString('latin1') } : { kind: 'kept', encoding: 'text', content: text };
+}
+
+/**
+ * Reads a file now, synchronously, so the snapshot is taken before the agent's next step. Only
+ * regular files are opened (a FIFO or device would block the host), the size is checked before
+ * reading, and the opened file must be the one that was checked.
+ */
+export function readDiskNow(path: string): DiskContent {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    return failedRead(error, null);
+  }
+  if (!stats.isFile()) return unkept('it is not a regular file', stats);
+  if (stats.size > MAX_KEPT_FILE_BYTES) return unkept(`it is ${megabytes(stats.size)}, over the ${megabytes(MAX_KEPT_FILE_BYTES)} of which Tandem keeps a copy`, stats);
+  let fd: number;
+  try {
+    // Non-blocking: should the path have become a FIFO since the stat, opening it must not wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return failedRead(error, stats);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile() || opened.ino !== stats.ino || opened.dev !== stats.dev) return unkept('it was replaced while it was read', opened);
+    const bytes = readToEnd(fd, opened.size);
+    return bytes ? keptContent(bytes) : unkept(`it grew past ${megabytes(MAX_KEPT_FILE_BYTES)} while it was read`, opened);
+  } catch (error) {
+    return failedRead(error, stats);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function sameContent(a: DiskContent, b: DiskContent): boolean {
+  if (a.kind === 'unkept') return b.kind === 'unkept' && a.stamp === b.stamp;
+  return b.kind === 'kept' && a.encoding === b.encoding && a.content === b.content;
 }
 
 function claudeOriginalFile(meta: unknown): { path: string; text: string | null } | null {
   const response = (meta as { claudeCode?: { toolResponse?: { filePath?: unknown; originalFile?: unknown } } } | null | undefined)?.claudeCode?.toolResponse;
   if (!response || typeof response.filePath !== 'string') return null;
-  return { path: response.filePath, text: typeof response.originalFile === 'string' ? response.originalFile : null };
+  // No originalFile at all says nothing; null says the file is new.
+  if (response.originalFile !== null && typeof response.originalFile !== 'string') return null;
+  return { path: response.filePath, text: response.originalFile };
+}
+
+const DIFF_KINDS: readonly unknown[] = ['add', 'modify', 'delete'] satisfies AgentDiff['kind'][];
+
+function agentDiff(diff: DiffContent): AgentDiff {
+  const kind = (diff._meta as { kind?: unknown } | null | undefined)?.kind;
+  const said = DIFF_KINDS.includes(kind) ? { kind: kind as AgentDiff['kind'] } : {};
+  return { oldText: diff.oldText ?? null, newText: diff.newText, ...said };
+}
+
+/** True for a call that may change the files it names: an edit kind, a diff, or named files under any kind that is not only looking. */
+function mayChangeFiles(kind: string | undefined, update: ToolCallUpdate, hasDiffs: boolean): boolean {
+  if (hasDiffs || (kind !== undefined && fileChangingKinds.has(kind))) return true;
+  return (update.locations ?? []).length > 0 && !LOOKING_KINDS.has(kind ?? 'other');
 }
 
 /**
- * Review for agents that edit the disk themselves (Claude Code, Codex): snapshot every file an
- * edit, delete or move tool call names before it runs, compare when it ends, and put what
- * changed into the ledger as "written to disk by the agent".
+ * Review for agents that edit the disk themselves (Claude Code, Codex): snapshot every file a
+ * tool call that may change files names, as soon as it names it, compare when the call ends
+ * (or when the session ends first: an agent that dies mid-call may have written already), and
+ * put what changed into the ledger as "written to disk by the agent". A snapshot that already
+ * holds the agent's result yields to what the agent says the file held.
  */
 export class DiskChangeTracker implements Disposable {
   private readonly calls = new Map<string, WatchedCall>();
+  /** Kinds of calls seen but not watched: later updates rarely repeat the kind. */
+  private readonly kinds = new Map<string, string>();
   private readonly store = new DisposableStore();
 
   constructor(private readonly options: DiskChangeTrackerOptions) {
     this.store.add(options.onUpdate((update) => this.onUpdate(update)));
   }
 
+  /** Calls still running when the session ends are compared now, before anything is forgotten. */
   dispose(): void {
     this.store.dispose();
+    for (const [toolCallId, call] of this.calls) {
+      if (!call.done) this.finish(toolCallId, call, 'unfinished');
+    }
     this.calls.clear();
+    this.kinds.clear();
   }
 
   private onUpdate(update: acp.SessionUpdate): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     const diffs = (update.content ?? []).filter((content): content is DiffContent => content.type === 'diff');
+    const ended = update.status === 'completed' || update.status === 'failed' ? update.status : null;
     const call = this.watchedCall(update, diffs.length > 0);
-    if (!call || call.done) return;
-    this.takeEvidence(call, update, diffs);
-    if (update.status === 'completed' || update.status === 'failed') {
-      call.done = true;
-      this.compare(update.toolCallId, call);
+    if (!call) {
+      if (ended) this.kinds.delete(update.toolCallId);
+      return;
     }
+    if (call.done) return;
+    this.takeEvidence(call, update, diffs);
+    if (ended) this.finish(update.toolCallId, call, ended);
   }
 
-  /** The call's record, started on the first update that shows it changes files; null for other calls. */
+  /** The call's record, started on the first update that shows it may change files; null for other calls. */
   private watchedCall(update: ToolCallUpdate, hasDiffs: boolean): WatchedCall | null {
     const known = this.calls.get(update.toolCallId);
     if (known) return known;
-    const changesFiles = (update.kind && fileChangingKinds.has(update.kind)) || hasDiffs;
-    if (!changesFiles) return null;
+    const kind = update.kind ?? this.kinds.get(update.toolCallId);
+    if (!mayChangeFiles(kind, update, hasDiffs)) {
+      if (kind !== undefined) this.kinds.set(update.toolCallId, kind);
+      return null;
+    }
+    this.kinds.delete(update.toolCallId);
     const call: WatchedCall = { before: new Map(), reportedOriginal: new Map(), diffs: new Map(), done: false };
     this.calls.set(update.toolCallId, call);
     return call;
@@ -97,7 +218,7 @@ export class DiskChangeTracker implements Disposable {
     for (const path of paths) this.snapshot(call, path);
     for (const diff of diffs) {
       const path = this.inside(diff.path);
-      if (path) call.diffs.set(path, { oldText: diff.oldText ?? null, newText: diff.newText });
+      if (path) call.diffs.set(path, [...(call.diffs.get(path) ?? []), agentDiff(diff)]);
     }
     const original = claudeOriginalFile(update._meta);
     const originalPath = original && this.inside(original.path);
@@ -112,18 +233,31 @@ export class DiskChangeTracker implements Disposable {
   private snapshot(call: WatchedCall, rawPath: string): void {
     const path = this.inside(rawPath);
     if (!path || call.before.has(path)) return;
-    call.before.set(path, readTextNow(path));
+    call.before.set(path, readDiskNow(path));
   }
 
-  private compare(toolCallId: string, call: WatchedCall): void {
+  private finish(toolCallId: string, call: WatchedCall, ending: Ending): void {
+    call.done = true;
+    this.compare(toolCallId, call, ending);
+    // Later updates of a finished call are ignored; its copies need not stay in memory.
+    call.before.clear();
+    call.reportedOriginal.clear();
+    call.diffs.clear();
+  }
+
+  private compare(toolCallId: string, call: WatchedCall, ending: Ending): void {
     const paths = new Set([...call.before.keys(), ...call.reportedOriginal.keys(), ...call.diffs.keys()]);
     const changed: string[] = [];
     for (const path of paths) {
-      const after = readTextNow(path);
-      const before = this.textBefore(call, path, after);
-      if (before === undefined || before === after || this.options.alreadyRecorded(path, after)) continue;
-      this.options.changes.record(path, { before, after, origin: 'disk', toolCallId });
-      changed.push(path);
+      const after = readDiskNow(path);
+      const before = this.contentBefore(call, path, after, ending);
+      if (!before || sameContent(before, after)) {
+        this.noteUnknownBefore(call, path, after, ending);
+      } else if (before.kind === 'unkept' || after.kind === 'unkept') {
+        this.noteUnkept(path, before, after);
+      } else if (this.record(path, before, after, toolCallId)) {
+        changed.push(path);
+      }
     }
     if (changed.length > 0) {
       this.options.logger.info(`${toolCallId} changed on disk: ${changed.join(', ')}`);
@@ -131,17 +265,48 @@ export class DiskChangeTracker implements Disposable {
     }
   }
 
-  /** Best evidence first: our own snapshot, the agent's reported original, then its diff. */
-  private textBefore(call: WatchedCall, path: string, after: string | null): string | null | undefined {
+  /**
+   * Best evidence first: our own snapshot when the file changed since; else (no snapshot, or one
+   * that already holds the agent's result) the agent's reported original, then its diffs, which
+   * a failed call's are not (its write most likely never happened).
+   */
+  private contentBefore(call: WatchedCall, path: string, after: DiskContent, ending: Ending): DiskContent | undefined {
     const snapshot = call.before.get(path);
+    if (snapshot && !sameContent(snapshot, after)) return snapshot;
     const reported = call.reportedOriginal.get(path);
-    // A snapshot taken too late already holds the agent's result; the agent's report then knows better.
-    if (snapshot !== undefined && !(snapshot === after && reported !== undefined)) return snapshot;
-    if (reported !== undefined) return reported;
-    const diff = call.diffs.get(path);
-    if (!diff) return snapshot;
-    if (diff.oldText === null) return null;
-    if (after !== null && after.includes(diff.newText)) return after.replace(diff.newText, diff.oldText);
-    return undefined;
+    if (reported !== undefined) return { kind: 'kept', encoding: 'text', content: reported };
+    const diffs = call.diffs.get(path);
+    if (diffs && ending !== 'failed' && after.kind === 'kept' && after.encoding === 'text') {
+      const text = textBeforeDiffs(after.content, diffs);
+      if (text !== undefined) return { kind: 'kept', encoding: 'text', content: text };
+    }
+    return snapshot;
+  }
+
+  /** Into the ledger, as bytes when either side is; false when there is nothing new to review. */
+  private record(path: string, before: Kept, after: Kept, toolCallId: string): boolean {
+    const encoding: ContentEncoding = before.encoding === 'bytes' || after.encoding === 'bytes' ? 'bytes' : 'text';
+    const as = (content: Kept) => (content.encoding === encoding ? content.content : textToLatin1(content.content));
+    const change: RecordedChange = { before: as(before), after: as(after), origin: 'disk', toolCallId };
+    if (change.before === change.after || this.options.alreadyRecorded(path, change.after, encoding)) return false;
+    this.options.changes.record(path, encoding === 'bytes' ? { ...change, encoding } : change);
+    return true;
+  }
+
+  private noteUnkept(path: string, before: DiskContent, after: DiskContent): void {
+    const reason = after.kind === 'unkept' ? after.reason : before.kind === 'unkept' ? before.reason : '';
+    this.tell(path, `The agent changed ${path} on disk, but Tandem cannot offer it for review or undo: ${reason}.`);
+  }
+
+  /** A call that says it changed a file whose copy came too late, with no diff that tells what it held. */
+  private noteUnknownBefore(call: WatchedCall, path: string, after: DiskContent, ending: Ending): void {
+    const diffs = call.diffs.get(path) ?? [];
+    if (ending === 'failed' || after.kind !== 'kept' || after.encoding !== 'text' || !looksApplied(after.content, diffs)) return;
+    this.tell(path, `The agent changed ${path} on disk before Tandem could keep a copy, and its diff does not say what the file held: this change is not in review, so check it yourself.`);
+  }
+
+  private tell(path: string, sentence: string): void {
+    this.options.logger.warn(`[review] ${path}: ${sentence}`);
+    this.options.notify(sentence);
   }
 }

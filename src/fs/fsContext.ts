@@ -11,8 +11,12 @@ export interface FsSessionContext {
   /** The session that made a change, so notes on undone changes reach that session only. */
   key: string;
   cwd: string;
-  /** Where to find the edit tool call a write most likely belongs to. */
-  thread: { findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined };
+  thread: {
+    /** Where to find the edit tool call a write most likely belongs to. */
+    findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined;
+    /** Tells the user, in the conversation, of an agent change that could not be put up for review. */
+    addNotice(severity: 'warning', text: string): void;
+  };
   logger: Logger;
   /** Every `session/update` of the session, after its thread applied it. */
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;

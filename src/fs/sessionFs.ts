@@ -4,14 +4,17 @@ import type { Disposable } from '../util/disposable';
 import { fileChangingKinds } from '../contract/viewModel';
 import { DiskChangeTracker } from './diskChangeTracker';
 import type { FsSessionContext } from './fsContext';
-import { EditorFsService, type ChangeRecorder, type DocumentStore, type FsDecisions } from './fsService';
+import { EditorFsService, type DocumentStore, type FsDecisions } from './fsService';
+import type { ContentEncoding, RecordedChange } from '../review/types';
 
 export interface SessionFsOptions {
   roots(): readonly string[];
   documents: DocumentStore;
   decisions: FsDecisions;
-  changes: ChangeRecorder & {
-    alreadyRecorded(path: string, text: string | null): boolean;
+  changes: {
+    /** `owner`: the session that made the change (its key). */
+    record(path: string, change: RecordedChange, owner?: string): void;
+    alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding): boolean;
     /** Runs an agent's write into the editor's documents, so its document changes are not taken for the user's. */
     agentWrite(path: string, write: () => Promise<void>): Promise<void>;
   };
@@ -23,7 +26,7 @@ export interface SessionFsOptions {
  * touch, so every change reaches the ledger whichever path the agent took.
  */
 export function createSessionFs(session: FsSessionContext, options: SessionFsOptions): FsPort & Disposable {
-  const changes: ChangeRecorder = { record: (path, change) => options.changes.record(path, change, session.key) };
+  const changes = { record: (path: string, change: RecordedChange) => options.changes.record(path, change, session.key) };
   const documents: DocumentStore = {
     openText: (path) => options.documents.openText(path),
     readDisk: (path) => options.documents.readDisk(path),
@@ -44,13 +47,15 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     roots: options.roots,
     onUpdate: session.onUpdate,
     changes,
-    alreadyRecorded: (path, text) => options.changes.alreadyRecorded(path, text),
+    alreadyRecorded: (path, text, encoding) => options.changes.alreadyRecorded(path, text, encoding),
     onDiskChanged: (paths) => options.onDiskChanged?.(paths),
+    notify: (text) => session.thread.addNotice('warning', text),
     logger: session.logger,
   });
   return {
     readTextFile: (params) => fs.readTextFile(params),
     writeTextFile: (params) => fs.writeTextFile(params),
+    // The tracker first: calls the agent never finished are compared while the ledger still listens.
     dispose: () => {
       tracker.dispose();
       fs.dispose();

@@ -6,34 +6,34 @@ export interface TextShape {
 
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
 
-/** A NUL byte or invalid UTF-8 in the first 8 KB: not a text file an agent should edit. */
+/**
+ * A NUL byte in the first 8 KB, or invalid UTF-8 anywhere: not a text file an agent should edit.
+ * The whole file is checked: text decoded with replacement characters would be written back
+ * with them, and the bytes they stood for would be gone.
+ */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return true;
+  return exactText(bytes) === null;
+}
+
+/** The exact text of a text file (see looksBinary), or null for anything else. */
+export function exactText(bytes: Uint8Array): string | null {
+  return bytes.subarray(0, 8192).includes(0) ? null : decodeUtf8(bytes);
+}
+
+/** The file's exact text (a BOM kept as U+FEFF), or null when its bytes are not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? trimToCharBoundary(head) : head);
-    return false;
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return true;
+    return null;
   }
 }
 
-function trimToCharBoundary(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  // Step back over a partial multi-byte sequence at the cut.
-  for (let back = 1; back <= 3 && end - back >= 0; back++) {
-    const byte = bytes[end - back] as number;
-    if ((byte & 0xc0) === 0x80) continue;
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    if (needed > back) end -= back;
-    break;
-  }
-  return bytes.subarray(0, end);
-}
-
-/** Decodes UTF-8 keeping a BOM as U+FEFF, so the text is the file's exact content. */
+/** Decodes UTF-8 keeping a BOM as U+FEFF, so the text is the file's exact content; throws on invalid UTF-8 (see looksBinary). */
 export function decodeText(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  const text = decodeUtf8(bytes);
+  if (text === null) throw new Error('The file is not valid UTF-8 text.');
+  return text;
 }
 
 export function shapeOf(text: string): TextShape {

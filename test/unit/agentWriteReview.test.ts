@@ -13,7 +13,7 @@ const SIX_LINES = Array.from({ length: 6 }, (_, i) => `line ${i}\n`).join('');
 const session: FsSessionContext = {
   key: 'session-1',
   cwd: '',
-  thread: { findLastToolCall: () => undefined },
+  thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
   logger: silentLogger,
   onUpdate: () => ({ dispose: () => undefined }),
   agentInfo: () => null,

@@ -13,6 +13,7 @@ let workspace: string;
 let updates: Emitter<acp.SessionUpdate>;
 let recorded: { path: string; change: RecordedChange }[];
 let reloaded: string[][];
+let notices: string[];
 let tracker: DiskChangeTracker;
 
 beforeEach(() => {
@@ -20,6 +21,7 @@ beforeEach(() => {
   updates = new Emitter();
   recorded = [];
   reloaded = [];
+  notices = [];
   tracker = new DiskChangeTracker({
     cwd: workspace,
     roots: () => [workspace],
@@ -27,6 +29,7 @@ beforeEach(() => {
     changes: { record: (path, change) => recorded.push({ path, change }) },
     alreadyRecorded: () => false,
     onDiskChanged: (paths) => reloaded.push(paths),
+    notify: (text) => notices.push(text),
     logger: silentLogger,
   });
 });
@@ -76,5 +79,112 @@ describe('changes an agent makes on disk itself', () => {
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't3', status: 'failed' });
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't3', status: 'completed', locations: [{ path }] });
     assert.deepEqual(recorded, [{ path, change: { before: 'gone soon\n', after: null, origin: 'disk', toolCallId: 't3' } }]);
+  });
+});
+
+describe('changes that must reach review however the agent announces them', () => {
+  const fileWith = (name: string, text: string) => {
+    const path = join(workspace, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  test('a call still running when the session ends (the agent died) is compared then', () => {
+    const path = fileWith('a.txt', 'before\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress', locations: [{ path }] });
+    writeFileSync(path, 'after\n');
+    assert.deepEqual(recorded, []);
+    tracker.dispose();
+    assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
+    // Ending twice changes nothing.
+    tracker.dispose();
+    assert.equal(recorded.length, 1);
+  });
+
+  test('the write landed before the first tool_call: the agent\'s diff in it tells what the file held', () => {
+    const path = fileWith('a.txt', 'one\nTWO\nthree\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path, oldText: 'two\n', newText: 'TWO\n' }] });
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+    assert.deepEqual(recorded, [{ path, change: { before: 'one\ntwo\nthree\n', after: 'one\nTWO\nthree\n', origin: 'disk', toolCallId: 't1' } }]);
+  });
+
+  test('a diff only in the completing update, of a call that named no file and no kind before', () => {
+    const path = fileWith('a.txt', 'x = 2\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'apply_patch', status: 'in_progress' });
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'diff', path, oldText: 'x = 1\n', newText: 'x = 2\n' }] });
+    assert.deepEqual(recorded.map(({ change }) => [change.before, change.after]), [['x = 1\n', 'x = 2\n']]);
+  });
+
+  test('several diffs of one file in one call are undone in reverse order', () => {
+    const path = fileWith('a.txt', 'A\nb\nC\n');
+    updates.fire({
+      sessionUpdate: 'tool_call', toolCallId: 't1', title: 'MultiEdit', kind: 'edit', status: 'completed',
+      content: [{ type: 'diff', path, oldText: 'a\n', newText: 'A\n' }, { type: 'diff', path, oldText: 'A\nb\nc\n', newText: 'A\nb\nC\n' }],
+    });
+    assert.deepEqual(recorded.map(({ change }) => change.before), ['a\nb\nc\n']);
+  });
+
+  test('only locations, under a kind that is not only looking (no kind, "other", "execute"), are watched', () => {
+    for (const [id, kind] of [['t1', undefined], ['t2', 'other'], ['t3', 'execute']] as const) {
+      const path = fileWith(`${id}.txt`, 'before\n');
+      updates.fire({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Run', status: 'in_progress', locations: [{ path }], ...(kind ? { kind } : {}) });
+      writeFileSync(path, 'after\n');
+      updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' });
+    }
+    assert.deepEqual(recorded.map(({ change }) => change.toolCallId), ['t1', 't2', 't3']);
+  });
+
+  test('a read stays a read when a later update (without its kind) names files', () => {
+    const path = fileWith('a.txt', 'before\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', kind: 'read', status: 'pending' });
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress', locations: [{ path }] });
+    writeFileSync(path, 'after\n');
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+    assert.deepEqual(recorded, []);
+  });
+
+  test('Gemini-style whole-file diffs (_meta.kind add, modify, delete) seen after the write', () => {
+    const added = fileWith('added.txt', 'new file\n');
+    const modified = fileWith('modified.txt', 'all new\n');
+    const deleted = join(workspace, 'deleted.txt');
+    updates.fire({
+      sessionUpdate: 'tool_call', toolCallId: 't1', title: 'WriteFile', kind: 'edit', status: 'completed',
+      content: [
+        { type: 'diff', path: added, oldText: '', newText: 'new file\n', _meta: { kind: 'add' } },
+        { type: 'diff', path: modified, oldText: 'all old\n', newText: 'all new\n', _meta: { kind: 'modify' } },
+        { type: 'diff', path: deleted, oldText: 'was here\n', newText: '', _meta: { kind: 'delete' } },
+      ],
+    });
+    assert.deepEqual(recorded.map(({ path, change }) => [path, change.before, change.after]), [
+      [added, null, 'new file\n'],
+      [modified, 'all old\n', 'all new\n'],
+      [deleted, 'was here\n', null],
+    ]);
+  });
+
+  test('a diff is no evidence where the edit plainly did not happen, nor for a failed call', () => {
+    const stillOld = fileWith('old.txt', 'keep = 1\nother = 2\n');
+    const failed = fileWith('failed.txt', 'a\nb\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: stillOld, oldText: 'keep = 1\n', newText: 'other = 2\n' }] });
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit', kind: 'edit', status: 'failed', content: [{ type: 'diff', path: failed, oldText: 'x\n', newText: 'b\n' }] });
+    assert.deepEqual(recorded, []);
+    assert.deepEqual(notices, []);
+  });
+
+  test('a change whose copy came too late and whose diff does not place it is told to the user', () => {
+    const path = fileWith('twice.txt', 'same\nsame\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path, oldText: 'old\n', newText: 'same\n' }] });
+    assert.deepEqual(recorded, []);
+    assert.equal(notices.length, 1);
+    assert.match(notices[0] ?? '', /twice\.txt.*not in review/);
+  });
+
+  test('Claude\'s tool response without originalFile does not make an existing file "new"', () => {
+    const path = fileWith('a.txt', 'written\n');
+    updates.fire({
+      sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write', kind: 'edit', status: 'completed', locations: [{ path }],
+      _meta: { claudeCode: { toolResponse: { filePath: path } } },
+    });
+    assert.deepEqual(recorded, []);
   });
 });

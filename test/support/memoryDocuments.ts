@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DocumentStore } from '../../src/fs/fsService';
 import type { Disposable } from '../../src/util/disposable';
@@ -35,6 +35,17 @@ export class DiskBackedDocuments implements DocumentStore {
   async write(path: string, text: string): Promise<void> {
     this.writes.push({ path, text });
     if (this.open.has(path)) this.edit(path, text);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+
+  /** As the editor's: exact text to disk (null deletes), through the document while one is open. */
+  async writeExact(path: string, text: string | null): Promise<void> {
+    if (text === null) {
+      rmSync(path, { force: true });
+      return;
+    }
+    if (this.open.has(path)) return this.write(path, text);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }

@@ -1,3 +1,4 @@
+import type * as acp from '@agentclientprotocol/sdk';
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import type { FsSessionContext } from '../../src/fs/fsContext';
@@ -5,7 +6,9 @@ import { createSessionFs } from '../../src/fs/sessionFs';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { SessionController } from '../../src/conversation/sessionController';
+import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
+import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
 import { DiskBackedDocuments } from './memoryDocuments';
 
 /**
@@ -25,6 +28,27 @@ export function reviewedFiles(workspace: string) {
     changes: feed,
   });
   return { documents, ledger, feed, createFs };
+}
+
+/**
+ * Review of an agent that writes the disk itself: its session updates are sent by hand into the
+ * real session fs (disk tracker included), and undo/redo results are written by the product's
+ * review writer. `notices` collects what the session tells the user.
+ */
+export function diskReview(workspace: string) {
+  const { documents, ledger, feed, createFs } = reviewedFiles(workspace);
+  const updates = new Emitter<acp.SessionUpdate>();
+  const notices: string[] = [];
+  const fs = createFs({
+    key: 'session-1',
+    cwd: workspace,
+    thread: { findLastToolCall: () => undefined, addNotice: (_severity, text) => notices.push(text) },
+    logger: silentLogger,
+    onUpdate: updates.event,
+    agentInfo: () => null,
+  });
+  const writer = new ReviewWriter(ledger, documents);
+  return { documents, ledger, feed, fs, notices, writer, send: (update: acp.SessionUpdate) => updates.fire(update) };
 }
 
 /** A session whose fs requests are served by `reviewedFiles`. */

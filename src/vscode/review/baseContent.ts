@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChangeLedger } from '../../review/changeLedger';
+import { describeBytes } from '../../review/contentBytes';
 
 export const BASE_SCHEME = 'tandem-base';
 
@@ -15,7 +16,10 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly ledger: () => ChangeLedger) {}
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const text = this.ledger().baseText(uri.path) ?? '';
+    const ledger = this.ledger();
+    const text = ledger.baseText(uri.path) ?? '';
+    // Bytes are not text a diff editor can show; say what they are instead.
+    if (ledger.encodingOf(uri.path) === 'bytes') return `(The file before the agent's change: ${describeBytes(text)}.)`;
     return text.startsWith('\uFEFF') ? text.slice(1) : text;
   }
 

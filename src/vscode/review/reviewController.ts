@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { ChangeFeed } from '../../review/changeFeed';
-import { ChangeLedger, StaleHunkError, type LedgerSnapshot } from '../../review/changeLedger';
+import { ChangeLedger, StaleHunkError, type FileWrite, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
 import { CoalescedTask } from '../../util/coalescedTask';
 import { DisposableBase, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
 import type { EditorDocuments } from '../editorDocuments';
+import { ReviewWriter, writeFailureMessage } from './reviewWriter';
 
 const STATE_KEY = 'tandem.review.ledger';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
@@ -37,20 +38,23 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
   private readonly actions: Record<ReviewAction, (request: ReviewRequest) => unknown> = {
     keepHunk: onHunk((path, hunkId) => this.ledger.keepHunk(path, hunkId)),
-    undoHunk: onHunk((path, hunkId) => this.write([this.ledger.undoHunk(path, hunkId)])),
+    undoHunk: onHunk((path, hunkId) => this.write('undo', [this.ledger.undoHunk(path, hunkId)])),
     keepFile: onFile((path) => this.ledger.keepFile(path)),
-    undoFile: onFile((path) => this.write([this.ledger.undoFile(path)])),
+    undoFile: onFile((path) => this.write('undo', [this.ledger.undoFile(path)])),
     keepAll: () => this.ledger.keepAll(),
-    undoAll: () => this.write(this.ledger.undoAll()),
-    redoUndo: () => this.write(this.ledger.redoLastUndo() ?? []),
+    undoAll: () => this.write('undo', this.ledger.undoAll()),
+    redoUndo: () => this.write('redo', this.ledger.redoLastUndo() ?? []),
     openReview: () => vscode.commands.executeCommand('tandem.reviewChanges'),
     openFile: onFile((path) => vscode.commands.executeCommand('tandem.openChange', path)),
   };
 
-  constructor(private readonly state: vscode.Memento, private readonly documents: EditorDocuments, private readonly logger: Logger) {
+  private readonly writer: ReviewWriter;
+
+  constructor(private readonly state: vscode.Memento, documents: EditorDocuments, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
     this.feed = new ChangeFeed(this.ledger);
+    this.writer = new ReviewWriter(this.ledger, documents);
     this.register(this.ledger.onDidChange(() => {
       this.changeEmitter.fire();
       this.save.schedule();
@@ -91,19 +95,20 @@ export class ReviewController extends DisposableBase implements ReviewSource {
         this.changeEmitter.fire();
         return;
       }
-      this.logger.error(`[review] ${request.action} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Tandem could not ${request.action.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${errorMessage(error)}`, 'Show Log')
-        .then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
+      this.showError(`Tandem could not ${request.action.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${errorMessage(error)}`);
     }
   }
 
-  /** Puts undone text back where it came from: through the document, or exact bytes to disk. */
-  private async write(results: readonly { path: string; text: string | null }[]): Promise<void> {
-    for (const { path, text } of results) {
-      const origin = this.ledger.file(path)?.origin ?? this.ledger.originOf(path);
-      if (origin === 'editor' && text !== null) await this.documents.write(path, text);
-      else await this.documents.writeExact(path, text);
-    }
+  /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */
+  private async write(action: 'undo' | 'redo', writes: readonly FileWrite[]): Promise<void> {
+    const failures = await (action === 'undo' ? this.writer.undo(writes) : this.writer.redo(writes));
+    if (failures.length === 0) return;
+    this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
+  }
+
+  private showError(sentence: string): void {
+    this.logger.error(`[review] ${sentence}`);
+    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
   }
 
   private restore(): ChangeLedger {

@@ -1,0 +1,95 @@
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ChangeLedger, FileWrite } from '../../review/changeLedger';
+import { errorMessage } from '../../util/logger';
+
+/** How undone and redone text reaches a file (the editor's documents). */
+export interface DocumentWriter {
+  /** Through the open document, as one undoable edit, then saved. */
+  write(path: string, text: string): Promise<void>;
+  /** Exact text to disk (null = delete), for changes the agent made there itself. */
+  writeExact(path: string, text: string | null): Promise<void>;
+}
+
+export interface WriteFailure {
+  path: string;
+  reason: string;
+}
+
+/** The file's bytes as latin1, or null when there is none; refuses anything but a regular file (a FIFO would block). */
+async function bytesOnDisk(path: string): Promise<string | null> {
+  try {
+    if (!(await stat(path)).isFile()) throw new Error('it is no longer a regular file');
+    return (await readFile(path)).toString('latin1');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Content held as bytes goes back byte for byte, and only over the content it was taken from. */
+async function writeBytes(write: FileWrite): Promise<void> {
+  if ((await bytesOnDisk(write.path)) !== (write.replaces ?? null)) {
+    throw new Error('it changed on disk since the agent\'s change, so Tandem left it as it is');
+  }
+  if (write.text === null) {
+    await rm(write.path, { force: true });
+    return;
+  }
+  await mkdir(dirname(write.path), { recursive: true });
+  await writeFile(write.path, Buffer.from(write.text, 'latin1'));
+}
+
+/**
+ * Writes what keep/undo/redo return, where each change came from: through the document for
+ * the editor's, exact content to disk for the agent's own. An undo whose write fails (a
+ * read-only file, a path that became a folder) leaves the agent's change on disk, so the
+ * ledger takes it back as pending: nothing the user has not seen undone is marked undone.
+ */
+export class ReviewWriter {
+  constructor(private readonly ledger: ChangeLedger, private readonly documents: DocumentWriter) {}
+
+  /** The files whose undo could not be written; they are pending again, exactly as before. */
+  async undo(writes: readonly FileWrite[]): Promise<WriteFailure[]> {
+    const failures = await this.writeAll(writes);
+    if (failures.length > 0) this.ledger.cancelUndo(failures.map((failure) => failure.path));
+    return failures;
+  }
+
+  /** The files whose redo could not be written (they still hold the undone text). */
+  redo(writes: readonly FileWrite[]): Promise<WriteFailure[]> {
+    return this.writeAll(writes);
+  }
+
+  private async writeAll(writes: readonly FileWrite[]): Promise<WriteFailure[]> {
+    const failures: WriteFailure[] = [];
+    for (const write of writes) {
+      try {
+        await this.writeOne(write);
+      } catch (error) {
+        failures.push({ path: write.path, reason: errorMessage(error) });
+      }
+    }
+    return failures;
+  }
+
+  private async writeOne(write: FileWrite): Promise<void> {
+    if (write.encoding === 'bytes') return writeBytes(write);
+    if (this.ledger.originOf(write.path) === 'editor' && write.text !== null) return this.documents.write(write.path, write.text);
+    return this.documents.writeExact(write.path, write.text);
+  }
+}
+
+/**
+ * One sentence for the user on writes that failed: of an undo (their changes stay pending) or a
+ * redo; `tried`: how many files the action wrote, so the sentence says whether others went fine.
+ */
+export function writeFailureMessage(failures: readonly WriteFailure[], label: (path: string) => string, action: 'undo' | 'redo', tried: number): string {
+  const files = failures.map((failure) => `${label(failure.path)} (${failure.reason})`);
+  const list = files.length > 1 ? `${files.slice(0, -1).join(', ')} and ${files[files.length - 1]}` : (files[0] ?? '');
+  const several = failures.length > 1;
+  const changes = several ? 'changes' : 'change';
+  if (action === 'redo') return `Tandem could not bring back the agent's ${changes} to ${list}: ${several ? 'those files keep' : 'the file keeps'} the undone text.`;
+  const others = tried > failures.length ? '; the other files were undone' : '';
+  return `Tandem could not undo the agent's ${changes} to ${list}: ${several ? 'they are' : 'it is'} still on disk and still pending${others}.`;
+}

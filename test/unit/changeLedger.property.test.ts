@@ -1,119 +1,14 @@
 /**
  * Property tests of the change ledger: seeded random texts (BOM, CRLF/LF/CR mixes, no final
  * newline, non-ASCII, repeated lines) and random agent edits, checked against expectations
- * computed here independently (own line splitter, own hunk application).
+ * computed independently of the ledger (own line splitter and hunk application, shared with
+ * the stress suite in test/support/reviewStressCases.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ChangeLedger, type FileChangeView, type HunkView, type LedgerSnapshot } from '../../src/review/changeLedger';
 import { diffLineArrays } from '../../src/review/lineDiff';
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(below: number): number {
-    return Math.floor(this.next() * below);
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    const item = items[this.int(items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
-    return item;
-  }
-
-  shuffle<T>(items: readonly T[]): T[] {
-    const copy = [...items];
-    for (let i = copy.length - 1; i > 0; i--) {
-      const j = this.int(i + 1);
-      [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-    }
-    return copy;
-  }
-}
-
-const WORDS = ['alpha', 'beta', 'gamma', 'café', 'naïve', '日本語', '🙂', '}', '{', '  return x;', '', 'ü', '\t', '#'];
-const EOLS = ['\n', '\r\n', '\r'];
-
-/** Independent of the implementation: a regex split keeping each line's EOL (CRLF, LF, lone CR). */
-function split(text: string | null): string[] {
-  return text === null ? [] : (text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? []);
-}
-
-function randomLine(random: Random, eol: string): string {
-  const words = Array.from({ length: random.int(4) }, () => random.pick(WORDS));
-  return `${words.join(' ')}${eol}`;
-}
-
-function randomText(random: Random): string {
-  const big = random.chance(0.08);
-  const count = big ? 300 + random.int(900) : random.int(30);
-  const mainEol = random.pick(EOLS.slice(0, 2));
-  const lines: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const eol = random.chance(0.1) ? random.pick(EOLS) : mainEol;
-    // Big files get numbered lines so that, like real code, most lines are unique.
-    lines.push(big && random.chance(0.8) ? `${i}: ${randomLine(random, eol)}` : randomLine(random, eol));
-  }
-  let text = lines.join('');
-  if (random.chance(0.3)) text = text.replace(/(\r\n|\r|\n)$/, '');
-  if (random.chance(0.15)) text = `\uFEFF${text}`;
-  return text;
-}
-
-/** An agent's edit: a few line replacements, insertions, deletions, EOL changes, final-newline toggles. */
-function randomEdit(random: Random, text: string): string {
-  const lines = split(text);
-  const eol = () => (random.chance(0.85) ? (lines[0]?.match(/\r\n|\r|\n$/)?.[0] ?? '\n') : random.pick(EOLS));
-  const operations = 1 + random.int(6);
-  for (let k = 0; k < operations; k++) {
-    const at = random.int(lines.length + 1);
-    switch (random.int(6)) {
-      case 0:
-      case 1:
-        if (at < lines.length) lines[at] = randomLine(random, eol());
-        break;
-      case 2:
-        lines.splice(at, 0, ...Array.from({ length: 1 + random.int(3) }, () => randomLine(random, eol())));
-        break;
-      case 3:
-        lines.splice(at, 1 + random.int(3));
-        break;
-      case 4:
-        if (at < lines.length) lines[at] = (lines[at] ?? '').replace(/(\r\n|\r|\n)?$/, random.pick(EOLS));
-        break;
-      default: {
-        const last = lines.length - 1;
-        if (last >= 0) lines[last] = /(\r\n|\r|\n)$/.test(lines[last] ?? '') ? (lines[last] ?? '').replace(/(\r\n|\r|\n)$/, '') : `${lines[last]}${eol()}`;
-      }
-    }
-  }
-  return lines.join('');
-}
-
-/** Base and agent text of one case; sometimes a created or a deleted file. */
-function randomChange(random: Random): { before: string | null; after: string | null } {
-  if (random.chance(0.07)) return { before: null, after: randomText(random) };
-  const before = randomText(random);
-  if (random.chance(0.07)) return { before, after: null };
-  return { before, after: randomEdit(random, before) };
-}
+import { applyKept, Random, randomChange, randomEdit, randomText, split } from '../support/reviewStressCases';
 
 const stripEol = (line: string) => line.replace(/(\r\n|\r|\n)$/, '');
 
@@ -134,24 +29,6 @@ function assertHunksDescribe(view: FileChangeView, before: string | null, after:
   }
   rebuilt.push(...baseLines.slice(at));
   assert.equal(rebuilt.join(''), currentLines.join(''));
-}
-
-/** Base with exactly the kept hunks applied, computed from the original hunk positions. */
-function applyKept(before: string | null, after: string | null, hunks: readonly HunkView[], kept: ReadonlySet<string>): string | null {
-  if (hunks.every((hunk) => kept.has(hunk.id))) return after;
-  if (hunks.every((hunk) => !kept.has(hunk.id))) return before;
-  const baseLines = split(before);
-  const currentLines = split(after);
-  const out: string[] = [];
-  let at = 0;
-  for (const hunk of hunks) {
-    out.push(...baseLines.slice(at, hunk.baseStart));
-    out.push(...(kept.has(hunk.id)
-      ? currentLines.slice(hunk.currentStart, hunk.currentStart + hunk.currentLineCount)
-      : baseLines.slice(hunk.baseStart, hunk.baseStart + hunk.baseLineCount)));
-    at = hunk.baseStart + hunk.baseLineCount;
-  }
-  return out.concat(baseLines.slice(at)).join('');
 }
 
 const roundTrip = (ledger: ChangeLedger) => ChangeLedger.fromJSON(JSON.parse(JSON.stringify(ledger.toJSON())) as LedgerSnapshot);

@@ -54,14 +54,12 @@ export async function runCheck(turn: DemoTurn): Promise<CheckOutcome | 'cancelle
     content: [{ type: 'terminal', terminalId }], rawInput: { command: CHECK_COMMAND_LINE, cwd: session.cwd },
   });
   try {
-    const exit = await client.request(acp.methods.client.terminal.waitForExit, { sessionId, terminalId }, { cancellationSignal: signal });
+    const exit = await turn.unlessStopped(client.request(acp.methods.client.terminal.waitForExit, { sessionId, terminalId }, { cancellationSignal: signal }));
+    if (exit === 'cancelled') return 'cancelled';
     const { output } = await client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
     const exitCode = exit.exitCode ?? null;
     await turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status: exitCode === 0 ? 'completed' : 'failed', rawOutput: { exitCode, signal: exit.signal ?? null } });
     return { ran: true, exitCode, summary: lastLine(output) };
-  } catch (error) {
-    if (turn.cancelled) return 'cancelled';
-    throw error;
   } finally {
     // The card keeps the output; releasing ends the process if Stop left it running.
     await client.request(acp.methods.client.terminal.release, { sessionId, terminalId }).catch(() => undefined);

@@ -13,15 +13,9 @@ export async function consentTo(turn: DemoTurn, toolCall: acp.ToolCallUpdate): P
   return askPermission(turn, toolCall);
 }
 
-export async function askPermission(turn: DemoTurn, toolCall: acp.ToolCallUpdate): Promise<Decision> {
-  try {
-    const answer = await turn.client.request(acp.methods.client.session.requestPermission,
-      { sessionId: turn.session.id, options: PERMISSION_OPTIONS, toolCall }, { cancellationSignal: turn.signal });
-    if (turn.cancelled || answer.outcome.outcome === 'cancelled') return 'cancelled';
-    return answer.outcome.optionId.startsWith('allow') ? 'allowed' : 'rejected';
-  } catch (error) {
-    // Stop withdraws the question: that is the turn ending, not a failure.
-    if (turn.cancelled) return 'cancelled';
-    throw error;
-  }
+async function askPermission(turn: DemoTurn, toolCall: acp.ToolCallUpdate): Promise<Decision> {
+  const answer = await turn.unlessStopped(turn.client.request(acp.methods.client.session.requestPermission,
+    { sessionId: turn.session.id, options: PERMISSION_OPTIONS, toolCall }, { cancellationSignal: turn.signal }));
+  if (answer === 'cancelled' || answer.outcome.outcome === 'cancelled') return 'cancelled';
+  return answer.outcome.optionId.startsWith('allow') ? 'allowed' : 'rejected';
 }

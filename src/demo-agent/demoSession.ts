@@ -50,6 +50,20 @@ export class DemoTurn {
     return `${prefix}-${this.session.turns}-${++this.toolCalls}`;
   }
 
+  /**
+   * A request to the client that Stop may withdraw: 'cancelled' once the turn is stopped,
+   * whether the request then failed or still got an answer.
+   */
+  async unlessStopped<T>(request: Promise<T>): Promise<T | 'cancelled'> {
+    try {
+      const answer = await request;
+      return this.cancelled ? 'cancelled' : answer;
+    } catch (error) {
+      if (this.cancelled) return 'cancelled';
+      throw error;
+    }
+  }
+
   send(sessionUpdate: acp.SessionUpdate): Promise<void> {
     return update(this.client, this.session.id, sessionUpdate);
   }

@@ -28,13 +28,8 @@ function asFormAnswer(answer: acp.CreateElicitationResponse): FormAnswer {
 /** Asks with `elicitation/create`; null when the client offers no forms. */
 export async function askForm(turn: DemoTurn): Promise<FormAnswer | null | 'cancelled'> {
   if (!turn.session.offers.form) return null;
-  try {
-    const answer = await turn.client.request(acp.methods.client.elicitation.create, {
-      sessionId: turn.session.id, mode: 'form', message: 'How should the sample greet people?', requestedSchema: GREETING_FORM,
-    }, { cancellationSignal: turn.signal });
-    return turn.cancelled ? 'cancelled' : asFormAnswer(answer);
-  } catch (error) {
-    if (turn.cancelled) return 'cancelled';
-    throw error;
-  }
+  const answer = await turn.unlessStopped(turn.client.request(acp.methods.client.elicitation.create, {
+    sessionId: turn.session.id, mode: 'form', message: 'How should the sample greet people?', requestedSchema: GREETING_FORM,
+  }, { cancellationSignal: turn.signal }));
+  return answer === 'cancelled' ? 'cancelled' : asFormAnswer(answer);
 }

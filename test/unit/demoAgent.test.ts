@@ -140,6 +140,17 @@ describe('the demo agent tours Tandem in the sample workspace', () => {
     assert.match(session.thread.lastAgentText(), /You said no/);
   });
 
+  test('Stop while a change waits for permission ends the tour as cancelled, with the file untouched', { timeout: 60_000 }, async (t) => {
+    const { session, read } = demoSession(t);
+    const turn = session.prompt('/tour');
+    await waitFor(() => session.thread.findLastToolCall((tool) => tool.permission !== null), 'the first question', 20_000);
+    await session.cancel();
+    await turn;
+    assert.equal(entriesOf(session, 'turnEnded').at(-1)?.stopReason, 'cancelled');
+    assert.equal(read('src/greeting.ts'), original('src/greeting.ts'));
+    assert.equal(session.thread.findLastToolCall((tool) => tool.toolKind === 'execute'), undefined, 'the check never ran');
+  });
+
   test('"Edit freely" asks nothing and makes the same changes; /reset puts the sample back', { timeout: 60_000 }, async (t) => {
     const { session, workspace, read } = demoSession(t, { defaults: { mode: 'auto' } });
     assert.deepEqual(await promptAnswering(session, '/edit'), []);

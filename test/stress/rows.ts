@@ -1,4 +1,5 @@
 import { markdownRow } from './markdown/row';
+import { projectFilesRow } from './projectFiles/row';
 import { undoRow } from './undo/row';
 import type { StressRow } from './row';
 
@@ -19,5 +20,5 @@ export const ROWS: readonly StressRow[] = [
   undoRow,
   markdownRow,
   corpusMissing('secrets', 'test/support/secretCases.ts'),
-  corpusMissing('project-files', 'test/support/projectFileCases.ts'),
+  projectFilesRow,
 ];

@@ -228,4 +228,4 @@ async function run(options: RowOptions, tally: Tally): Promise<void> {
   tally.note(`${payloads.length} payloads (of ${all.length}), each streamed and redrawn; ${links} links clicked, ${asked} sent to the host's link policy`);
 }
 
-export const markdownRow: StressRow = { name: 'markdown', budgetSeconds: { quick: 90, full: 600 }, run };
+export const markdownRow: StressRow = { name: 'markdown', budgetSeconds: { quick: 60, full: 240 }, run };

@@ -10,7 +10,7 @@ import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './vscode/trafficChannel';
 import { createReviewFeature } from './vscode/review/reviewFeature';
-import { readMcpServers } from './vscode/mcpSettings';
+import { createMcpServerSource } from './vscode/mcpSettings';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { secretApiKeys } from './vscode/apiKeys';
 import { registerRegistryCommand } from './vscode/registryCommand';
@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
     trusted: vscode.workspace.isTrusted,
     frames,
     logger,
-    mcpServers: () => readMcpServers(logger),
+    mcpServers: createMcpServerSource(context, logger),
     agentHosts: new AgentHostPool(),
     services: { createFs, createTerminals: terminals.createTerminals },
     signIn: terminals.signIn,

@@ -294,14 +294,20 @@ export class DiskChangeTracker implements Disposable {
   }
 
   private noteUnkept(path: string, before: DiskContent, after: DiskContent): void {
-    const reason = after.kind === 'unkept' ? after.reason : before.kind === 'unkept' ? before.reason : '';
+    const reason = after.kind === 'unkept' ? after.reason : before.kind === 'unkept' ? before.reason : 'no copy could be kept';
     this.tell(path, `The agent changed ${path} on disk, but Tandem cannot offer it for review or undo: ${reason}.`);
   }
 
-  /** A call that says it changed a file whose copy came too late, with no diff that tells what it held. */
+  /**
+   * No difference seen, yet the agent's diffs say it changed the file: its copy came too late
+   * and the diffs do not tell what the file held (or it is one no copy is kept of). Not when
+   * the call failed, the agent reported the original, or the change came through fs/* already.
+   */
   private noteUnknownBefore(call: WatchedCall, path: string, after: DiskContent, ending: Ending): void {
     const diffs = call.diffs.get(path) ?? [];
-    if (ending === 'failed' || after.kind !== 'kept' || after.encoding !== 'text' || !looksApplied(after.content, diffs)) return;
+    if (ending === 'failed' || diffs.length === 0 || call.reportedOriginal.has(path)) return;
+    if (after.kind === 'unkept') return this.noteUnkept(path, after, after);
+    if (after.encoding !== 'text' || !looksApplied(after.content, diffs) || this.options.alreadyRecorded(path, after.content, 'text')) return;
     this.tell(path, `The agent changed ${path} on disk before Tandem could keep a copy, and its diff does not say what the file held: this change is not in review, so check it yourself.`);
   }
 

@@ -179,6 +179,16 @@ describe('changes that must reach review however the agent announces them', () =
     assert.match(notices[0] ?? '', /twice\.txt.*not in review/);
   });
 
+  test('no notice when the agent reported the original and it is what the file holds (nothing changed)', () => {
+    const path = fileWith('same.txt', 'same\nsame\n');
+    updates.fire({
+      sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed',
+      content: [{ type: 'diff', path, oldText: 'old\n', newText: 'same\n' }],
+      _meta: { claudeCode: { toolResponse: { filePath: path, originalFile: 'same\nsame\n' } } },
+    });
+    assert.deepEqual([recorded, notices], [[], []]);
+  });
+
   test('Claude\'s tool response without originalFile does not make an existing file "new"', () => {
     const path = fileWith('a.txt', 'written\n');
     updates.fire({

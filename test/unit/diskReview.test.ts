@@ -104,6 +104,14 @@ describe('a file that is not UTF-8 text, changed by the agent on disk', () => {
     assert.match(review.notices[0] ?? '', /huge\.log.*cannot offer it for review or undo: it is 17\.0 MB, over the 16\.0 MB/);
   });
 
+  test('over the limit and announced only by a diff after the write landed: told, not recorded', () => {
+    const path = join(workspace, 'huge.json');
+    writeFileSync(path, Buffer.concat([bigText(17), Buffer.from('"b": 2\n')]));
+    review.send({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path, oldText: '"a": 1\n', newText: '"b": 2\n' }] });
+    assert.deepEqual(review.ledger.files(), []);
+    assert.match(review.notices[0] ?? '', /huge\.json.*cannot offer it for review or undo: it is 17\.0 MB/);
+  });
+
   test('a FIFO named by an edit call is not opened (nothing blocks) and nothing is recorded', (t) => {
     const fifo = join(workspace, 'pipe');
     try {

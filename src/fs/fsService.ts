@@ -3,6 +3,7 @@ import type { FsPort } from '../acp/clientPorts';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import { assertLeadsTo, danglingLinkRefusal, FileRefused, readRegularFile } from './fileAccess';
+import { executionControlReason } from './executionControlFiles';
 import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
 import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
 
@@ -26,6 +27,8 @@ export interface FsDecisions {
   allowOutsideRoots(path: string, operation: 'read' | 'write'): Promise<boolean>;
   /** The user changed the file after the agent last read it. */
   overwriteUserChanges(path: string, userText: string, agentText: string): Promise<boolean>;
+  /** The agent writes a file that controls what runs (git hooks, tasks, agent settings): asked every time. */
+  allowExecutionControlWrite(path: string, reason: string): Promise<boolean>;
 }
 
 export interface ChangeRecorder {
@@ -85,6 +88,7 @@ export class EditorFsService implements FsPort, Disposable {
       }
     }
     if (before !== next) {
+      await this.confirmExecutionControl(path);
       // The question above, or the read, gave time to swap a link: the write goes where the check said, or nowhere.
       try {
         assertLeadsTo(target.path, target.realPath);
@@ -102,6 +106,13 @@ export class EditorFsService implements FsPort, Disposable {
 
   dispose(): void {
     this.lastSeen.clear();
+  }
+
+  /** No grant, auto-allow or earlier yes covers a file that decides what runs next. */
+  private async confirmExecutionControl(path: string): Promise<void> {
+    const reason = executionControlReason(path, this.options.roots());
+    if (reason === null || (await this.options.decisions.allowExecutionControlWrite(path, reason))) return;
+    throw acp.RequestError.invalidParams({ path }, `Refused: ${path} controls what runs (${reason}) and the user did not allow this write.`);
   }
 
   private async checkedPath(requested: string, operation: 'read' | 'write'): Promise<ResolvedPath> {

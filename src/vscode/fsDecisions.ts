@@ -22,4 +22,13 @@ export const modalFsDecisions: FsDecisions = {
     );
     return choice === overwrite;
   },
+  async allowExecutionControlWrite(path, reason) {
+    const allow = 'Allow This Write';
+    const choice = await vscode.window.showWarningMessage(
+      `The agent wants to change ${vscode.workspace.asRelativePath(path)}, which controls what runs.`,
+      { modal: true, detail: `${reason}.\n\nTandem asks every time for such files. Review the change before allowing it.` },
+      allow,
+    );
+    return choice === allow;
+  },
 };

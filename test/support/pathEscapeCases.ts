@@ -35,6 +35,10 @@ export function editorFsService(setup: FsServiceSetup): EditorFsService {
         return false;
       },
       overwriteUserChanges: async () => false,
+      allowExecutionControlWrite: async (path) => {
+        setup.asked.push(`execution-control ${path}`);
+        return false;
+      },
       ...setup.decisions,
     },
     changes: { record: (path, change) => setup.recorded.push({ path, before: change.before, after: change.after }) },

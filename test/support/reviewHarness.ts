@@ -24,7 +24,7 @@ export function reviewedFiles(workspace: string) {
   const createFs = (context: FsSessionContext) => createSessionFs(context, {
     roots: () => [workspace],
     documents,
-    decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false },
+    decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false, allowExecutionControlWrite: async () => true },
     changes: feed,
   });
   return { documents, ledger, feed, createFs };

@@ -122,3 +122,38 @@ describe('fs/write_text_file', () => {
     assert.deepEqual(recorded, [{ path: file, before: 'v1\nuser line\nmore\n', after: 'agent v2\n' }]);
   });
 });
+
+describe('files that control what runs', () => {
+  test('a write to a git hook, a task file or agent settings asks every time, and a no leaves the bytes as they were', async () => {
+    const hook = join(workspace, '.git', 'hooks', 'pre-commit');
+    const tasks = join(workspace, '.vscode', 'tasks.json');
+    const claude = join(workspace, '.claude', 'settings.local.json');
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(tasks, '{}\n');
+    const fs = service();
+    for (const path of [hook, tasks, claude]) {
+      await assert.rejects(fs.writeTextFile({ sessionId: 's', path, content: 'echo pwned\n' }), /controls what runs/);
+    }
+    assert.deepEqual(asked, [`execution-control ${hook}`, `execution-control ${tasks}`, `execution-control ${claude}`]);
+    assert.equal(readFileSync(tasks, 'utf8'), '{}\n');
+    assert.throws(() => readFileSync(hook), /ENOENT/);
+    assert.deepEqual(recorded, []);
+  });
+
+  test('with the user\'s yes the write lands, and the next write asks again', async () => {
+    const tasks = join(workspace, '.vscode', 'tasks.json');
+    let questions = 0;
+    const fs = service({ allowExecutionControlWrite: async () => (questions++, true) });
+    await fs.writeTextFile({ sessionId: 's', path: tasks, content: '{ "version": "2.0.0" }\n' });
+    await fs.writeTextFile({ sessionId: 's', path: tasks, content: '{ "version": "2.0.1" }\n' });
+    assert.equal(questions, 2);
+    assert.equal(readFileSync(tasks, 'utf8'), '{ "version": "2.0.1" }\n');
+  });
+
+  test('ordinary files, even with look-alike names, are not asked about', async () => {
+    const fs = service();
+    await fs.writeTextFile({ sessionId: 's', path: join(workspace, 'src', 'git', 'config.ts'), content: 'x\n' });
+    await fs.writeTextFile({ sessionId: 's', path: join(workspace, 'docs', '.vscode-notes.md'), content: 'x\n' });
+    assert.deepEqual(asked, []);
+  });
+});

@@ -18,6 +18,42 @@ function unstableSessionCapabilities(line: string): Record<string, unknown> | nu
   }
 }
 
+/**
+ * Why a connection ended that Tandem did not close. The SDK ends a connection for good when a
+ * line is over its size limit or a frame makes it fail (one nested too deeply to answer), while
+ * the agent process lives on: every later request would fail the same way.
+ */
+export type ConnectionFailure =
+  | { kind: 'tooLarge'; maxBytes: number }
+  | { kind: 'unprocessable'; detail: string }
+  /** The agent closed its output, or a write to it failed: usually because it is exiting. */
+  | { kind: 'ended'; detail: string | null };
+
+function failureOf(reason: unknown, outputEnded: boolean): ConnectionFailure {
+  if (reason instanceof acp.MessageTooLargeError) return { kind: 'tooLarge', maxBytes: reason.maxMessageBytes };
+  // The SDK answers what it cannot read by echoing it back; serializing a deep frame overflows the stack.
+  if (reason instanceof RangeError) return { kind: 'unprocessable', detail: 'it was nested too deeply' };
+  if (outputEnded) return { kind: 'ended', detail: null };
+  return { kind: 'ended', detail: reason instanceof Error ? reason.message : null };
+}
+
+/** True when the agent's own frame ended the connection, as opposed to the agent going away. */
+export function sentByAgent(failure: ConnectionFailure): boolean {
+  return failure.kind !== 'ended';
+}
+
+/** One sentence for the user about a connection that failed; the process is stopped with it. */
+export function describeConnectionFailure(agentName: string, failure: ConnectionFailure): string {
+  switch (failure.kind) {
+    case 'tooLarge':
+      return `${agentName} sent a message larger than ${Math.round(failure.maxBytes / (1024 * 1024))} MB; Tandem closed the connection.`;
+    case 'unprocessable':
+      return `${agentName} sent a message Tandem could not process (${failure.detail}); Tandem closed the connection.`;
+    case 'ended':
+      return `${agentName} stopped answering: its connection ended${failure.detail ? ` (${failure.detail})` : ''}; Tandem stopped it.`;
+  }
+}
+
 function offered<T>(port: T | null, method: string): T {
   // Reached only if an agent calls what was not advertised.
   if (!port) throw acp.RequestError.methodNotFound(method);
@@ -37,8 +73,17 @@ export class AcpConnection {
    */
   rawSessionCapabilities: Record<string, unknown> | null = null;
   private readonly legacyModelsReader = new LegacyModelsReader();
+  /** Set the moment the connection ends without Tandem closing it; it cannot be used again. */
+  failure: ConnectionFailure | null = null;
+  /** Settles only if the connection fails (see `failure`). */
+  readonly failed: Promise<ConnectionFailure>;
+  private closing = false;
 
   constructor(agentProcess: Pick<AgentChannel, 'stdin' | 'stdout'>, onFrame: FrameListener, private readonly ports: ClientPorts) {
+    let outputEnded = false;
+    agentProcess.stdout.once('end', () => {
+      outputEnded = true;
+    });
     const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', (frame) => {
       if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       this.legacyModelsReader.received(frame.text);
@@ -63,6 +108,14 @@ export class AcpConnection {
       .onRequest(acp.methods.client.elicitation.create, (ctx) => offered<ElicitationPort>(ports.elicitation ?? null, ctx.method).create(ctx.params, ctx.signal))
       .onNotification(acp.methods.client.elicitation.complete, (ctx) => ports.elicitation?.complete(ctx.params));
     this.connection = app.connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
+    this.failed = new Promise((resolve) => {
+      // Heard before the SDK rejects the open requests with the same reason.
+      this.connection.signal.addEventListener('abort', () => {
+        if (this.closing) return;
+        this.failure = failureOf(this.connection.signal.reason, outputEnded);
+        resolve(this.failure);
+      }, { once: true });
+    });
   }
 
   get closed(): Promise<void> {
@@ -150,6 +203,7 @@ export class AcpConnection {
   }
 
   close(): void {
+    this.closing = true;
     this.connection.close();
   }
 }

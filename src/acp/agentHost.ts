@@ -108,9 +108,10 @@ export class AgentHost {
 export class AgentHostPool {
   private readonly hosts = new Map<string, AgentHost>();
 
+  /** A running host whose connection still works: one that failed is being stopped by its sessions. */
   find(key: string): AgentHost | undefined {
     const host = this.hosts.get(key);
-    return host?.process.running ? host : undefined;
+    return host?.process.running && !host.connection.failure ? host : undefined;
   }
 
   add(key: string, host: AgentHost): void {

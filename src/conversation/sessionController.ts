@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AcpConnection } from '../acp/acpConnection';
+import { describeConnectionFailure, sentByAgent, type AcpConnection, type ConnectionFailure } from '../acp/acpConnection';
 import type { AgentExit } from '../acp/agentProcess';
 import { describeExit } from '../acp/agentExit';
 import type { AgentDefinition } from '../agents/agentConfig';
@@ -67,9 +67,7 @@ export class SessionController implements Disposable {
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
     this.log = taggedLogger(environment.logger, `session ${agent.id}`);
-    this.connectionState = environment.trusted
-      ? { phase: 'idle', message: null, agentName: agent.label }
-      : { phase: 'restricted', message: 'Tandem does not start agents in Restricted Mode: trust this workspace to use one.', agentName: agent.label };
+    this.connectionState = this.notStarted();
     this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
     this.opener = new SessionOpener(agent, environment, { key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {
@@ -160,7 +158,7 @@ export class SessionController implements Disposable {
   async openExisting(target: Exclude<OpenTarget, { kind: 'new' } | { kind: 'continue' }>): Promise<boolean> {
     await this.stopAgent();
     this.openTarget = target;
-    this.setConnection({ phase: 'idle', message: null, agentName: this.agent.label });
+    this.setConnection(this.notStarted());
     return this.start();
   }
 
@@ -212,7 +210,7 @@ export class SessionController implements Disposable {
   async restart(): Promise<boolean> {
     await this.stopAgent();
     if (this.activeTurn) this.finishTurn(this.activeTurn, 'cancelled', null);
-    this.setConnection({ phase: 'idle', message: null, agentName: this.agent.label });
+    this.setConnection(this.notStarted());
     return this.start();
   }
 
@@ -237,6 +235,7 @@ export class SessionController implements Disposable {
     const attachment = this.opener.attach(found.launch, this.conversationPorts());
     this.attachment = attachment;
     void attachment.process.exited.then((exit) => this.onProcessExit(attachment, exit));
+    void attachment.connection.failed.then((failure) => this.onConnectionFailed(attachment, failure));
     try {
       const init = await this.opener.initialize(attachment, this.signInFlow.agentAuth);
       this.signInFlow.agentAuthSent();
@@ -263,6 +262,8 @@ export class SessionController implements Disposable {
     // Stopped (or replaced) while opening: whoever did that said what happened.
     if (this.attachment !== attachment) return;
     if (isAuthRequired(error)) return this.requireSignIn(null);
+    const failure = attachment.connection.failure;
+    if (failure && sentByAgent(failure)) return this.onConnectionFailed(attachment, failure);
     const exit = error instanceof AgentExitedError ? error.exit : await exitedSoon(attachment.process);
     const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
     this.log.error(message);
@@ -298,6 +299,9 @@ export class SessionController implements Disposable {
       this.finishTurn(turn, 'error', `${this.agent.label} needs you to sign in first.`);
       return this.requireSignIn(prompt);
     }
+    // A frame that broke the connection: the turn ends with what the agent sent.
+    const failure = attachment.connection.failure;
+    if (failure && sentByAgent(failure)) return this.onConnectionFailed(attachment, failure);
     // A dead agent closes the connection a moment before its exit is seen: report the exit.
     if (await exitedSoon(attachment.process)) return;
     if (turn.ended) return;
@@ -324,8 +328,22 @@ export class SessionController implements Disposable {
   }
 
   private onProcessExit(attachment: AgentAttachment, exit: AgentExit): void {
-    if (this.disposed || this.attachment !== attachment || exit.requested) return;
-    const message = describeExit(this.agent.label, exit);
+    if (!exit.requested) this.lose(attachment, describeExit(this.agent.label, exit));
+  }
+
+  private async onConnectionFailed(attachment: AgentAttachment, failure: ConnectionFailure): Promise<void> {
+    // An agent that is going away ends its connection a moment before its exit, which says what happened.
+    if (!sentByAgent(failure) && (await exitedSoon(attachment.process))) return;
+    this.lose(attachment, describeConnectionFailure(this.agent.label, failure));
+  }
+
+  /**
+   * The agent can no longer be reached (it exited, or its connection failed while it runs on):
+   * the turn ends with why, the agent is let go of (stopped with its last conversation), and
+   * Restart is offered, as for a crash.
+   */
+  private lose(attachment: AgentAttachment, message: string): void {
+    if (this.disposed || this.attachment !== attachment) return;
     this.log.error(message);
     void this.detach();
     if (this.activeTurn) this.finishTurn(this.activeTurn, 'error', message);
@@ -354,6 +372,13 @@ export class SessionController implements Disposable {
     this.thread.endTurn(stopReason, detail);
     if (this.activeTurn === turn) this.activeTurn = null;
     this.turnEmitter.fire(this.turnView);
+  }
+
+  /** Before any agent runs: idle, or in Restricted Mode, why none will. */
+  private notStarted(): ConnectionView {
+    return this.environment.trusted
+      ? { phase: 'idle', message: null, agentName: this.agent.label }
+      : { phase: 'restricted', message: 'Tandem does not start agents in Restricted Mode: trust this workspace to use one.', agentName: this.agent.label };
   }
 
   private fail(message: string): void {

@@ -20,7 +20,7 @@ export interface StressRow {
   run(options: RowOptions, tally: Tally): Promise<void>;
 }
 
-/** How many failures are described; the rest are only counted. */
+/** How many different failures are described; the rest, and repeats, are only counted. */
 const DESCRIBED_FAILURES = 8;
 
 export class Tally {
@@ -40,7 +40,7 @@ export class Tally {
   /** A failure that is not one tried case (the row itself broke, or ran out of time). */
   fail(description: string): void {
     this.failures++;
-    if (this.failureLines.length < DESCRIBED_FAILURES) this.failureLines.push(description);
+    if (this.failureLines.length < DESCRIBED_FAILURES && !this.failureLines.includes(description)) this.failureLines.push(description);
   }
 
   note(line: string): void {

@@ -1,4 +1,5 @@
 import { markdownRow } from './markdown/row';
+import { pathsRow } from './paths/row';
 import { projectFilesRow } from './projectFiles/row';
 import { undoRow } from './undo/row';
 import type { StressRow } from './row';
@@ -16,7 +17,7 @@ function corpusMissing(name: string, corpus: string): StressRow {
 export const ROWS: readonly StressRow[] = [
   corpusMissing('frames', 'test/support/faultCases.ts'),
   corpusMissing('kills', 'test/support/faultCases.ts'),
-  corpusMissing('paths', 'test/support/pathEscapeCases.ts'),
+  pathsRow,
   undoRow,
   markdownRow,
   corpusMissing('secrets', 'test/support/secretCases.ts'),

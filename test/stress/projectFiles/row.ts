@@ -5,7 +5,7 @@
  * the agent would run that no notice named before the session opened.
  */
 import { namedProjectFileCases, randomProjectFileCases, runProjectFileCase, type ProjectFileCase } from '../../support/projectFileCases';
-import { Random } from '../random';
+import { Random } from '../../support/reviewStressCases';
 import { stopped, type StressRow } from '../row';
 
 const SEED = 1606;

@@ -7,7 +7,7 @@
  * file's line ending), which is what the client promises for writes.
  */
 import { conformTo, decodeText, shapeOf } from '../../../src/fs/textContent';
-import type { Random } from '../random';
+import type { Random } from '../../support/reviewStressCases';
 
 export type Decision = 'keep' | 'undo';
 

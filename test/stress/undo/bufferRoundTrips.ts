@@ -14,7 +14,7 @@ import type { Frame } from 'playwright-core';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../../support/code-server';
 import { tsxLoader } from '../../support/scriptedAgentSpec';
 import { launchBrowser, openWorkbench, webviewFrame, type WorkbenchBrowser } from '../../support/workbench';
-import { Random } from '../random';
+import { Random } from '../../support/reviewStressCases';
 import { errorText, stopped, type RowOptions, type Tally } from '../row';
 import { bufferCases, expectedBytes, type BufferCase, type Decision } from './bufferCases';
 import type { WriteBatch } from './writerAgent';

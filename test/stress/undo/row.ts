@@ -3,14 +3,29 @@
  * decisions through a real VS Code's buffers (code-server), where line endings and BOMs meet
  * the editor's own text model.
  */
-import type { StressRow } from '../row';
+import { LEDGER_UNDO_CASES, runLedgerUndoCases } from '../../support/reviewStressCases';
+import { stopped, type RowOptions, type StressRow, type Tally } from '../row';
 import { bufferRoundTrips } from './bufferRoundTrips';
+
+/** Cases per slice: the ledger runner is synchronous, so the time budget is looked at between slices. */
+const SLICE = 250;
+
+async function ledgerMixes(options: RowOptions, tally: Tally): Promise<void> {
+  const total = options.quick ? LEDGER_UNDO_CASES.quick : LEDGER_UNDO_CASES.full;
+  const started = performance.now();
+  const before = tally.tried;
+  for (let done = 0; done < total && !stopped(options); done += SLICE) {
+    runLedgerUndoCases({ cases: Math.min(SLICE, total - done), seed: 1 + done, onCase: (difference) => tally.record(difference && `ledger: ${difference}`) });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  tally.note(`on the ledger: ${tally.tried - before} random undo/keep mixes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
 
 export const undoRow: StressRow = {
   name: 'undo',
   budgetSeconds: { quick: 150, full: 600 },
   async run(options, tally) {
-    tally.fail('corpus missing: test/support/reviewStressCases.ts (the ledger half)');
+    await ledgerMixes(options, tally);
     await bufferRoundTrips(options, tally);
   },
 };

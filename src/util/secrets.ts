@@ -1,0 +1,312 @@
+/**
+ * Credentials in free text, found by their vendor's shape or by the name that labels them: the
+ * one matcher behind every output (traffic log, log, notices, transcripts, exports). Each rule is
+ * one left-to-right regex pass or a linear scan, so a multi-megabyte file answer costs a few
+ * passes and never backtracks without bound. Ordinary identifiers (git SHAs, UUIDs, digests,
+ * words such as "skeleton" or "task-list") match nothing: every shape needs a vendor prefix, a
+ * secret-looking name or a place (URL password, Authorization header) that only credentials fill.
+ */
+export const REDACTED = '«redacted»';
+
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Vendor formats: the whole match is the credential. */
+const VENDOR_SHAPES = [
+  String.raw`\bsk-[A-Za-z0-9_-]{12,}`, // OpenAI sk-, sk-proj-; Anthropic sk-ant-
+  String.raw`\bAIza[0-9A-Za-z_-]{20,}`, // Google API keys
+  String.raw`\bgh[pousr]_[A-Za-z0-9]{20,}`,
+  String.raw`\bgithub_pat_[A-Za-z0-9_]{20,}`,
+  String.raw`\bgl(?:pat|dt|rt|ptt|soat|cbt|imt|ft|oas)-[A-Za-z0-9_-]{16,}`, // GitLab
+  String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}\b`, // AWS ids
+  String.raw`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`, // Stripe
+  String.raw`\bwhsec_[A-Za-z0-9]{16,}`,
+  String.raw`\bxox[abposr]-[A-Za-z0-9-]{10,}`, // Slack
+  String.raw`\bxapp-[A-Za-z0-9-]{10,}`,
+  String.raw`\bhf_[A-Za-z0-9]{30,}`, // Hugging Face
+  String.raw`\bnpm_[A-Za-z0-9]{30,}`,
+  String.raw`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`, // JWT
+  String.raw`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, // SendGrid
+  String.raw`\bpypi-[A-Za-z0-9_-]{50,}`,
+  String.raw`\bya29\.[A-Za-z0-9_-]{20,}`, // Google OAuth access tokens
+  String.raw`\bGOCSPX-[A-Za-z0-9_-]{20,}`,
+  String.raw`\bdop_v1_[a-f0-9]{64}\b`, // DigitalOcean
+  String.raw`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, // Shopify
+];
+
+/**
+ * A value after `=` or a flag: quoted (to its closing quote or the line's end) or one word. A
+ * word holds no `=` except as base64 padding at its end, so that `a=a=a=...` stays linear.
+ */
+const VALUE = String.raw`(?:"[^"\r\n]*"?|'[^'\r\n]*'?|(?:\\["'])?[^\s"'\x60&;,|<>()[\]{}\\=]+=*)`;
+
+/** Words that make a name secret wherever they stand (a word ending in one counts: PGPASSWORD). */
+const SECRET_WORDS = ['token', 'secret', 'secrets', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'authorization', 'cookie', 'privatekey'];
+/** Words that make a name secret only as its last word of several (API_KEY, but not KEYBOARD). */
+const SECRET_LAST_WORDS = new Set(['key', 'auth', 'pass', 'pwd', 'sig', 'signature']);
+/** A last word that says the value describes a secret rather than being one (TOKEN_FILE, SECRET_NAME). */
+const DESCRIBING_WORDS = new Set([
+  'file', 'path', 'dir', 'url', 'uri', 'name', 'names', 'id', 'ids', 'type', 'length', 'len', 'size', 'count', 'min',
+  'max', 'ttl', 'timeout', 'expiry', 'expires', 'expiration', 'endpoint', 'env', 'var', 'field', 'header', 'hint',
+  'prompt', 'label', 'mode', 'kind', 'format', 'enabled', 'required', 'method', 'provider', 'version', 'policy',
+  'helper', 'command', 'cmd', 'prefix', 'algorithm', 'source', 'sock', 'location', 'limit', 'index', 'schema',
+]);
+/** Query parameters that carry credentials although their names alone would not say so. */
+const QUERY_SECRET_NAMES = new Set(['key', 'sig', 'auth', 'pass', 'pwd']);
+
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
+}
+
+/**
+ * Whether a name (an env variable, a flag, a JSON key, a query parameter) labels a secret value.
+ * A lone weak word counts only in capitals, the way environment variables are written (KEY=).
+ */
+export function isSecretName(name: string): boolean {
+  const words = nameWords(name);
+  const last = words.at(-1);
+  if (last === undefined || DESCRIBING_WORDS.has(last)) return false;
+  if (words.some((word) => SECRET_WORDS.some((secret) => word.endsWith(secret)))) return true;
+  return SECRET_LAST_WORDS.has(last) && (words.length > 1 || (name === name.toUpperCase() && last !== 'pwd'));
+}
+
+/** The names of JSON keys the traffic log has always treated as secret, on top of `isSecretName`. */
+const SECRET_KEY_SUBSTRINGS = /(api[-_]?key|token|secret|password|passwd|authorization|auth[-_]?header|cookie|credential|private[-_]?key)/i;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY_SUBSTRINGS.test(key) || isSecretName(key);
+}
+
+const hasDigit = (value: string) => /\d/.test(value);
+const looksGenerated = (value: string) => hasDigit(value) && /[A-Za-z]/.test(value);
+
+interface Rule {
+  readonly pattern: RegExp;
+  /** The capture group that is the secret; 0 is the whole match. */
+  readonly group: number;
+  /** Checks a regex cannot weigh: whether the name is secret, whether the value looks generated. */
+  readonly accept?: (match: RegExpExecArray) => boolean;
+}
+
+const rule = (source: string, group: number, accept?: Rule['accept'], flags = 'g'): Rule => ({ pattern: new RegExp(source, `${flags}d`), group, accept });
+const secretName = (match: RegExpExecArray) => isSecretName(match[1] ?? '');
+/** `token=getToken()`: the value is a call, so the text is code, not a setting. */
+const calledValue = (match: RegExpExecArray) => /[([]/.test(match.input.charAt(match.index + match[0].length));
+const secretSetting = (match: RegExpExecArray) => secretName(match) && !calledValue(match);
+
+const RULES: readonly Rule[] = [
+  rule(VENDOR_SHAPES.join('|'), 0),
+  // NAME=value (.env lines, shell assignments, key=value lists); `==`, `=>` and `=~` are code.
+  rule(String.raw`(?<![\w.$-])([A-Za-z_][\w.-]*)=(?![=>~])(${VALUE})`, 2, secretSetting),
+  // .env and ini lines may space out the `=`: `aws_secret_access_key = ...`.
+  // Only as a whole line, and not for camelCase names: `previousKey = key;` is code.
+  rule(String.raw`(?:^|\\n)[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+=[ \t]*(${VALUE})(?=[ \t]*(?:$|\\n))`, 2, (match) => secretName(match) && !/[a-z][A-Z]/.test(match[1] ?? ''), 'gm'),
+  // "api_key": "value" in text that is not parsed as JSON (escaped or embedded).
+  rule(String.raw`\\?"([A-Za-z_][\w.-]*)\\?"[ \t]*:[ \t]*\\?"([^"\\]+)`, 2, (match) => isSecretKey(match[1] ?? '')),
+  // Headers and YAML: `X-Api-Key: v4lue`; a value without a digit is more often a type than a key.
+  rule(String.raw`(?<![\w-])([A-Za-z][\w-]*)["']?[ \t]*:[ \t]*["']?([^\s"',;:\\<>()[\]{}]{6,})`, 2, (match) => secretName(match) && hasDigit(match[2] ?? '')),
+  rule(String.raw`(?<![\w-])--?([A-Za-z][\w-]*)(?:=|[ \t]+)(?!-)(${VALUE})`, 2, secretSetting),
+  // `aws configure set aws_secret_access_key <value>`, `aws_secret_access_key = <value>`: a
+  // snake_case name, a space, a generated value.
+  rule(String.raw`(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?:[ \t]*[=:])?[ \t]+([A-Za-z0-9/+=_.-]{16,})`, 2, (match) => secretName(match) && looksGenerated(match[2] ?? '')),
+  rule(String.raw`\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})`, 1, (match) => hasDigit(match[1] ?? '') || (match[1] ?? '').length >= 20, 'gi'),
+  rule(String.raw`\b(?:proxy-)?authorization\b\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:Bearer|Basic|Token|Digest|Negotiate|Bot)[ \t]+)?([^\s"',;\\]+)`, 1, undefined, 'gi'),
+  // scheme://user:password@host
+  rule(String.raw`\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@:"'<>\\]*:([^\s/?#@"'<>\\]+)@`, 1),
+  rule(String.raw`[?&]([\w.\-[\]]+)=([^&#\s"'<>\\=?]+=*)`, 2, (match) => QUERY_SECRET_NAMES.has((match[1] ?? '').toLowerCase()) || secretName(match)),
+];
+
+function addRuleMatches(text: string, { pattern, group, accept }: Rule, found: TextRange[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const span = match.indices?.[group];
+    if (span && span[1] > span[0] && (!accept || accept(match))) found.push({ start: span[0], end: span[1] });
+    // A value that is no secret can hold a name and value that is (`-c 'deploy --token x'`): the
+    // search goes on from where that value starts, not past it.
+    else if (group > 0 && span) pattern.lastIndex = Math.max(match.index + 1, span[0]);
+    if (match[0].length === 0) pattern.lastIndex++;
+  }
+}
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+const LINE_BREAK = /(\r?\n|\\r?\\n)/;
+const KEY_BODY_LINE = /^[ \t]*(?:[A-Za-z0-9+/=]{16,})?[ \t]*$/;
+/** How far above an END line its body is looked for when its BEGIN is not in the text. */
+const KEY_BODY_REACH = 16 * 1024;
+
+/** Where the body of a key above `endAt` starts (its base64 lines) when its BEGIN line is not in the text. */
+function keyBodyAbove(text: string, endAt: number, notBefore: number): number {
+  const from = Math.max(notBefore, endAt - KEY_BODY_REACH);
+  // Line, break, line, ... : walked back over whole lines while they are key body.
+  const pieces = text.slice(from, endAt).split(LINE_BREAK);
+  let cursor = endAt;
+  let start = endAt;
+  for (let index = pieces.length - 1; index >= 0; index -= 2) {
+    const line = pieces[index] ?? '';
+    if (!KEY_BODY_LINE.test(line)) break;
+    cursor -= line.length;
+    if (line.trim()) start = cursor;
+    cursor -= pieces[index - 1]?.length ?? 0;
+  }
+  return start;
+}
+
+/** PEM private keys, across real or escaped (`\n`) newlines; a key cut off before END is still a key. */
+function addPrivateKeys(text: string, found: TextRange[]): void {
+  let searchFrom = 0;
+  // The next BEGIN is looked up again only once the one found is used up, so that many END
+  // lines without BEGIN lines cost one pass, not one pass each.
+  PEM_BEGIN.lastIndex = 0;
+  let begin = PEM_BEGIN.exec(text);
+  PEM_END.lastIndex = 0;
+  for (let end = PEM_END.exec(text); end; end = PEM_END.exec(text)) {
+    const opened = begin !== null && begin.index < end.index;
+    const bodyStart = begin && opened ? begin.index + begin[0].length : keyBodyAbove(text, end.index, searchFrom);
+    if (end.index > bodyStart) found.push({ start: bodyStart, end: end.index });
+    searchFrom = PEM_END.lastIndex;
+    if (opened) {
+      PEM_BEGIN.lastIndex = searchFrom;
+      begin = PEM_BEGIN.exec(text);
+    }
+  }
+  if (begin && begin.index >= searchFrom) found.push({ start: begin.index + begin[0].length, end: text.length });
+}
+
+function merged(ranges: TextRange[]): TextRange[] {
+  ranges.sort((a, b) => a.start - b.start);
+  const out: TextRange[] = [];
+  for (const range of ranges) {
+    const last = out.at(-1);
+    if (last && range.start <= last.end) out[out.length - 1] = { start: last.start, end: Math.max(last.end, range.end) };
+    else out.push(range);
+  }
+  return out;
+}
+
+/** Every credential in `text`, as sorted, non-overlapping ranges. */
+export function findSecrets(text: string): TextRange[] {
+  const found: TextRange[] = [];
+  for (const each of RULES) addRuleMatches(text, each, found);
+  addPrivateKeys(text, found);
+  return merged(found);
+}
+
+/**
+ * Pieces of one text (argv words joined by spaces, streamed chunks joined as they are), each
+ * with its part of `ranges` masked; `offset` is where the first piece starts in the text.
+ */
+export function maskPieces(pieces: readonly string[], ranges: readonly TextRange[], separator = '', offset = 0): string[] {
+  let at = offset;
+  return pieces.map((piece) => {
+    const end = at + piece.length;
+    const inside = ranges
+      .filter((range) => range.start < end && range.end > at)
+      .map((range) => ({ start: Math.max(range.start, at) - at, end: Math.min(range.end, end) - at }));
+    at = end + separator.length;
+    return maskRanges(piece, inside);
+  });
+}
+
+/** Pieces redacted as the one text they make together, so a credential split between them is found. */
+export function redactPieces(pieces: readonly string[], separator: string): string[] {
+  return maskPieces(pieces, findSecrets(pieces.join(separator)), separator);
+}
+
+/** `text` with each range replaced by REDACTED. */
+export function maskRanges(text: string, ranges: readonly TextRange[]): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const { start, end } of ranges) {
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Long texts seen again (a saved transcript is written whole after each change; most of it did
+ * not change) are answered from memory: redaction is a pure function of the text, so this is
+ * invisible except in time. Bounded by the characters it holds.
+ */
+const MEMO_MIN_CHARS = 1024;
+const MEMO_MAX_CHARS = 8 * 1024 * 1024;
+const memo = new Map<string, string>();
+let memoChars = 0;
+
+function remembered(text: string, redacted: string): string {
+  memo.set(text, redacted);
+  memoChars += text.length;
+  for (const [oldest] of memo) {
+    if (memoChars <= MEMO_MAX_CHARS) break;
+    memo.delete(oldest);
+    memoChars -= oldest.length;
+  }
+  return redacted;
+}
+
+export function redactSecrets(text: string): string {
+  if (text.length < MEMO_MIN_CHARS) return maskRanges(text, findSecrets(text));
+  const known = memo.get(text);
+  if (known !== undefined) {
+    // Refreshed as the newest, so what is written again and again stays.
+    memo.delete(text);
+    memo.set(text, known);
+    return known;
+  }
+  return remembered(text, maskRanges(text, findSecrets(text)));
+}
+
+/** Stands in for the rest of a credential that has not arrived yet: long, mixed, dotted like a JWT. */
+const CONTINUATION = 'Q7xK2mV9pL4rT8wZ3nB6yH1cJ5dF0gS'.repeat(2);
+const PROBE = `${CONTINUATION}.${CONTINUATION}.${CONTINUATION}`;
+
+/**
+ * Where a credential that may go on past the end of `text` starts, or null: the text is probed
+ * with a generated continuation, so every rule decides with one definition of each format.
+ */
+export function openSecretStart(text: string): number | null {
+  const reaching = findSecrets(text + PROBE).filter((range) => range.start < text.length && range.end > text.length);
+  return reaching[0]?.start ?? null;
+}
+
+/** A key printed over several log lines is dropped line by line until its END line, within a bound. */
+const MAX_KEY_LINES = 200;
+
+function opensPrivateKey(text: string): boolean {
+  const lastIndex = (pattern: RegExp) => {
+    let index = -1;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) index = match.index;
+    return index;
+  };
+  return lastIndex(PEM_BEGIN) > lastIndex(PEM_END);
+}
+
+/**
+ * Redacts a stream of lines (a log): one line at a time, except that a private key whose BEGIN
+ * line went by hides the following lines up to its END line, since each body line alone is just
+ * base64.
+ */
+export class SecretLines {
+  private keyLinesLeft = 0;
+
+  redact(line: string): string {
+    let text = line;
+    if (this.keyLinesLeft > 0) {
+      PEM_END.lastIndex = 0;
+      const end = PEM_END.exec(text);
+      if (!end) {
+        this.keyLinesLeft--;
+        return REDACTED;
+      }
+      this.keyLinesLeft = 0;
+      text = REDACTED + text.slice(end.index);
+    }
+    if (opensPrivateKey(text)) this.keyLinesLeft = MAX_KEY_LINES;
+    return redactSecrets(text);
+  }
+}

@@ -1,8 +1,10 @@
 import type { Frame } from './frames';
-import { redactFrameText } from './redact';
 
-/** One line of the traffic log: time, direction arrow, redacted frame. */
-export function formatFrame(frame: Frame): string {
-  const arrow = frame.direction === 'in' ? '← agent' : '→ agent';
-  return `${new Date(frame.at).toISOString()} ${arrow} ${redactFrameText(frame.text)}`;
+/**
+ * One line of the traffic log: time, direction arrow, text. The frame must come out of a
+ * FrameRedactor (or `redactFrames`): redaction needs the frames around it, a line does not.
+ */
+export function trafficLine(redacted: Frame): string {
+  const arrow = redacted.direction === 'in' ? '← agent' : '→ agent';
+  return `${new Date(redacted.at).toISOString()} ${arrow} ${redacted.text}`;
 }

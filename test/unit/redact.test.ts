@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatFrame } from '../../src/acp/trafficFormat';
+import { redactFrames } from '../../src/acp/frameRedaction';
+import type { Frame } from '../../src/acp/frames';
+import { trafficLine } from '../../src/acp/trafficFormat';
 import { REDACTED, redactFrameText } from '../../src/acp/redact';
+
+/** The traffic line of one frame, redacted as the traffic channel does. */
+function formatFrame(frame: Frame): string {
+  const [redacted] = redactFrames([frame]);
+  assert.ok(redacted, 'the frame comes out');
+  return trafficLine(redacted);
+}
 
 describe('traffic redaction', () => {
   test('secret-named keys, env values and key-shaped strings are removed; the rest stays', () => {
@@ -23,6 +32,14 @@ describe('traffic redaction', () => {
     assert.equal(parsed.params.env[0]?.value, REDACTED);
     assert.equal(parsed.params.cwd, '/work/project');
     assert.equal(parsed.params.command, 'deploy');
+  });
+
+  test('argument lists are redacted as the command line they make; other arguments stay', () => {
+    const frame = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'terminal/create', params: { command: 'aws', args: ['configure', 'set', 'aws_secret_access_key', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'] } });
+    const parsed = JSON.parse(redactFrameText(frame)) as { params: { args: string[] } };
+    assert.deepEqual(parsed.params.args, ['configure', 'set', 'aws_secret_access_key', REDACTED]);
+    const mcp = JSON.stringify({ method: 'session/new', params: { mcpServers: [{ name: 'db', command: 'npx', args: ['-y', 'db-mcp', '--password', 'hunter2', '--port', '5432'] }] } });
+    assert.ok(redactFrameText(mcp).includes(`"args":["-y","db-mcp","--password","${REDACTED}","--port","5432"]`));
   });
 
   test('a line that is not JSON is still scrubbed and shown', () => {

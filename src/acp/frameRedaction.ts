@@ -1,0 +1,116 @@
+import { isRecord } from '../util/untrustedJson';
+import { findSecrets, maskPieces, openSecretStart } from '../util/secrets';
+import type { Frame } from './frames';
+import { parseFrameText, redactFrameText, redactParsedFrame } from './redact';
+
+/** Updates whose text streams in pieces: a credential can be split between two of them. */
+const STREAMED_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+/** Streamed text kept per stream, so that the second half of a split credential is recognised. */
+const CONTEXT_CHARS = 8192;
+const MAX_STREAMS = 64;
+/** A piece held back this long (in text) is released even if its last word never ends. */
+const MAX_HELD_CHARS = 16 * 1024;
+
+interface StreamedPiece {
+  readonly frame: Frame;
+  readonly message: Record<string, unknown>;
+  /** The `content` object whose `text` is the piece. */
+  readonly content: Record<string, unknown>;
+  readonly text: string;
+  /** Direction, session, update kind and message: which pieces continue which. */
+  readonly stream: string;
+}
+
+function streamedPiece(frame: Frame, message: unknown): StreamedPiece | null {
+  if (!isRecord(message) || message.method !== 'session/update' || !isRecord(message.params)) return null;
+  const params = message.params;
+  const update = params.update;
+  if (!isRecord(update) || !STREAMED_UPDATES.has(String(update.sessionUpdate))) return null;
+  const content = update.content;
+  if (!isRecord(content) || typeof content.text !== 'string') return null;
+  const messageId = typeof update.messageId === 'string' ? update.messageId : '';
+  const stream = [frame.direction, String(params.sessionId), String(update.sessionUpdate), messageId].join('\u0000');
+  return { frame, message, content, text: content.text, stream };
+}
+
+/** The last `CONTEXT_CHARS` of a stream, cut at a word boundary so no credential starts half-way. */
+function recentContext(text: string): string {
+  if (text.length <= CONTEXT_CHARS) return text;
+  const tail = text.slice(-CONTEXT_CHARS);
+  const boundary = tail.search(/\s/);
+  return boundary < 0 ? tail : tail.slice(boundary);
+}
+
+/**
+ * Redacts frames in order for every view of the traffic (channel, inspector, exports). Streamed
+ * text (`agent_message_chunk` and its kind) is redacted over the text of consecutive pieces,
+ * not piece by piece: a piece that ends inside a word is held back until the word ends in a
+ * later piece, another frame arrives, or the caller releases it as stale, so neither half of a
+ * credential split at a piece boundary is shown. Frames come out in the order they went in.
+ */
+export class FrameRedactor {
+  private held: StreamedPiece[] = [];
+  private heldChars = 0;
+  private readonly contexts = new Map<string, string>();
+
+  /** The frames that can be shown now that `frame` arrived, redacted. */
+  push(frame: Frame): Frame[] {
+    const message = parseFrameText(frame.text);
+    const piece = message === undefined ? null : streamedPiece(frame, message);
+    const out = this.held.length > 0 && piece?.stream !== this.held[0]?.stream ? this.release() : [];
+    if (!piece) {
+      const text = message === undefined ? redactFrameText(frame.text) : redactParsedFrame(message, frame.text);
+      return [...out, { ...frame, text }];
+    }
+    this.held.push(piece);
+    this.heldChars += piece.text.length;
+    const wordOpen = /\S$/.test(piece.text);
+    return wordOpen && this.heldChars < MAX_HELD_CHARS ? out : [...out, ...this.release()];
+  }
+
+  get holding(): boolean {
+    return this.held.length > 0;
+  }
+
+  /** Releases held pieces whose first frame is at or before `cutoff` (ms since the epoch). */
+  releaseStale(cutoff: number): Frame[] {
+    const first = this.held[0];
+    return first && first.frame.at <= cutoff ? this.release() : [];
+  }
+
+  /**
+   * Shows the held pieces. When their last word is still open the stream may go on inside a
+   * credential, so whatever of that word could begin one is masked as well.
+   */
+  private release(): Frame[] {
+    const pieces = this.held;
+    const first = pieces[0];
+    this.held = [];
+    this.heldChars = 0;
+    if (!first) return [];
+    const context = this.contexts.get(first.stream) ?? '';
+    const streamed = context + pieces.map((piece) => piece.text).join('');
+    const ranges = findSecrets(streamed);
+    const openAt = /\S$/.test(streamed) ? openSecretStart(streamed) : null;
+    const masks = openAt === null ? ranges : [...ranges, { start: openAt, end: streamed.length }];
+    this.remember(first.stream, streamed);
+    const texts = maskPieces(pieces.map((piece) => piece.text), masks, '', context.length);
+    return pieces.map((piece, index) => {
+      // The parsed message is this redactor's own copy: the piece's text is replaced in place.
+      piece.content.text = texts[index];
+      return { ...piece.frame, text: redactParsedFrame(piece.message, piece.frame.text) };
+    });
+  }
+
+  private remember(stream: string, streamed: string): void {
+    this.contexts.delete(stream);
+    this.contexts.set(stream, recentContext(streamed));
+    if (this.contexts.size > MAX_STREAMS) this.contexts.delete(this.contexts.keys().next().value ?? stream);
+  }
+}
+
+/** Every frame redacted, as the inspector and exports show them: nothing is held back at the end. */
+export function redactFrames(frames: readonly Frame[]): Frame[] {
+  const redactor = new FrameRedactor();
+  return [...frames.flatMap((frame) => redactor.push(frame)), ...redactor.releaseStale(Number.POSITIVE_INFINITY)];
+}

@@ -1,5 +1,6 @@
 import type { AgentChannel } from './agentChannel';
 import type { AgentExit } from './agentProcess';
+import { redactSecrets } from '../util/secrets';
 
 /** The agent process ended while a request to it was open. */
 export class AgentExitedError extends Error {
@@ -26,11 +27,15 @@ export function raceExit<T>(request: Promise<T>, agentProcess: AgentChannel): Pr
   return Promise.race([request, agentProcess.exited.then((exit) => Promise.reject(new AgentExitedError(exit)))]);
 }
 
-/** One clear sentence about how an agent process ended. */
+/**
+ * One clear sentence about how an agent process ended, for notices, banners and the log; the
+ * agent's last stderr lines are part of it, without their credentials. The whole tail is
+ * redacted before the last lines are picked, so a key printed over several lines is seen whole.
+ */
 export function describeExit(agentName: string, exit: AgentExit): string {
-  if (exit.spawnError) return `${agentName} could not be started: ${exit.spawnError}.`;
+  if (exit.spawnError) return redactSecrets(`${agentName} could not be started: ${exit.spawnError}.`);
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
-  const lastLines = exit.stderrTail.filter((line) => line.trim()).slice(-3);
+  const lastLines = redactSecrets(exit.stderrTail.join('\n')).split('\n').filter((line) => line.trim()).slice(-3);
   const tail = lastLines.length > 0 ? ` Last output: ${lastLines.join(' / ')}` : '';
   return `${agentName} ${how}.${tail}`;
 }

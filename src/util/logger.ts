@@ -1,3 +1,5 @@
+import { SecretLines } from './secrets';
+
 /** The one log every part writes to; the VS Code side backs it with a LogOutputChannel. */
 export interface Logger {
   trace(message: string): void;
@@ -7,15 +9,29 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** The same log with every message passed through `transform` first. */
+function mappedLogger(base: Logger, transform: (message: string) => string): Logger {
+  return {
+    trace: (message) => base.trace(transform(message)),
+    debug: (message) => base.debug(transform(message)),
+    info: (message) => base.info(transform(message)),
+    warn: (message) => base.warn(transform(message)),
+    error: (message) => base.error(transform(message)),
+  };
+}
+
 export function taggedLogger(base: Logger, tag: string): Logger {
   const prefix = `[${tag}] `;
-  return {
-    trace: (message) => base.trace(prefix + message),
-    debug: (message) => base.debug(prefix + message),
-    info: (message) => base.info(prefix + message),
-    warn: (message) => base.warn(prefix + message),
-    error: (message) => base.error(prefix + message),
-  };
+  return mappedLogger(base, (message) => prefix + message);
+}
+
+/**
+ * The log as people and bug reports see it: credentials are removed from every message
+ * (command lines, an agent's stderr, error texts), whoever wrote it.
+ */
+export function redactingLogger(base: Logger): Logger {
+  const lines = new SecretLines();
+  return mappedLogger(base, (message) => lines.redact(message));
 }
 
 export const silentLogger: Logger = {

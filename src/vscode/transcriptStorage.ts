@@ -1,12 +1,19 @@
 import type * as vscode from 'vscode';
+import { redactJson } from '../acp/redact';
 import type { TranscriptsState, TranscriptStorage } from '../panel/transcripts';
 
 const KEY = 'tandem.transcripts';
 
-/** Tandem's record of conversations in this workspace's storage (outside the project). */
+/**
+ * Tandem's record of conversations in this workspace's storage (outside the project). What is
+ * written to disk has its credentials removed; so has what is read, for records saved before.
+ */
 export function workspaceTranscripts(state: vscode.Memento): TranscriptStorage {
   return {
-    read: () => state.get<TranscriptsState>(KEY),
-    write: (value) => void state.update(KEY, value),
+    read: () => {
+      const saved = state.get<TranscriptsState>(KEY);
+      return saved === undefined ? undefined : redactJson(saved);
+    },
+    write: (value) => void state.update(KEY, redactJson(value)),
   };
 }

@@ -22,6 +22,15 @@ let panel: Frame;
 
 const onDisk = (file: string) => (existsSync(join(workspace, file)) ? readFileSync(join(workspace, file), 'utf8') : null);
 
+/** Polls until `condition` holds, bounded. */
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Polls until the file holds `expected` (null: absent), bounded; the editor saves asynchronously. */
 async function waitForFile(file: string, expected: string | null, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -90,6 +99,7 @@ describe('the demo tour in code-server', () => {
     assert.match(await panel.locator('.agent-message').last().innerText(), /ACP has no request for deleting a file/);
     assert.equal(await hunk('src/greeting.ts', '').count(), 3);
     assert.equal(await hunk('src/main.ts', '').count(), 2);
+    await terminal.scrollIntoViewIfNeeded();
     await screenshot(page, 'demo-tour-default');
 
     // In the panel: keep the first greeting hunk, undo the farewell's new wording.
@@ -112,6 +122,8 @@ describe('the demo tour in code-server', () => {
     await lenses.filter({ hasText: 'Keep' }).first().waitFor({ timeout: 20_000 });
     await lenses.filter({ hasText: 'Keep' }).first().locator('a', { hasText: 'Keep' }).click();
     await hunk('src/main.ts', "import { team }").waitFor({ state: 'detached', timeout: 10_000 });
+    // The lenses follow the kept hunk a moment later than the panel does.
+    await waitFor(async () => (await lenses.filter({ hasText: 'Keep' }).count()) === 1, 'one hunk left in the editor');
     await lenses.filter({ hasText: 'Undo' }).first().locator('a', { hasText: 'Undo' }).click();
     await waitForFile('src/main.ts', original('src/main.ts').replace("from './greeting';\n", "from './greeting';\nimport { team } from './team';\n"));
     await screenshot(page, 'demo-tour-reviewed');
@@ -127,7 +139,9 @@ describe('the demo tour in code-server', () => {
     await page.mouse.up();
     const wide = await sidebar.boundingBox();
     assert.ok(wide && Math.abs(wide.width - 600) < 12, `the side bar is 600 px wide (${wide?.width})`);
-    await panel.locator('.agent-message').last().scrollIntoViewIfNeeded();
+    await terminal.scrollIntoViewIfNeeded();
     await screenshot(page, 'demo-tour-600');
+    await panel.locator('.agent-message').last().scrollIntoViewIfNeeded();
+    await screenshot(page, 'demo-tour-600-answer');
   });
 });

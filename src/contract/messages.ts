@@ -4,6 +4,7 @@ import { reviewActions, type ReviewView } from './reviewView';
 import { terminalActions, type TerminalOutputView, type TerminalStateView } from './terminalView';
 import { queueActions, type ConversationView, type MentionView, type PermissionsView, type PromptQueueView } from './conversationView';
 import { conversationMessageSchemas, promptContextFields } from './conversationMessages';
+import { reviewMessageSchemas } from './reviewMessages';
 import { sessionMessageSchemas } from './sessionMessages';
 import type { HistoryView, TabsView } from './sessionTabsView';
 
@@ -58,6 +59,7 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('signIn'), methodId: z.string().min(1).max(200) }),
   ...conversationMessageSchemas,
   ...sessionMessageSchemas,
+  ...reviewMessageSchemas,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -14,6 +14,7 @@ import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
 import { dispatchMessage, type MessageHandlers } from './panelMessages';
 import { PromptDispatcher } from './promptDispatch';
+import { ReviewFeedback } from './reviewFeedback';
 import type { ReviewSource } from './reviewSource';
 import { SessionHistory } from './sessionHistory';
 import type { TabListener } from './sessionTab';
@@ -62,6 +63,8 @@ export class ChatPresenter implements Disposable {
   private readonly subscriptions = new DisposableStore();
   /** No agent starts unasked until the user did something in Tandem in this workspace. */
   private readonly use: WorkspaceUse;
+  /** Comments for the agents and reviewed marks on the pending changes (none without a review source). */
+  readonly reviewFeedback: ReviewFeedback | null;
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -75,12 +78,16 @@ export class ChatPresenter implements Disposable {
     this.agents = new AgentCatalog(loadAgents);
     this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
-    this.prompts = new PromptDispatcher(this.conversation, review);
+    this.reviewFeedback = review ? new ReviewFeedback(review, () => this.tabs.active.id) : null;
+    this.prompts = new PromptDispatcher(this.conversation, review, this.reviewFeedback);
     const saved = transcripts?.read();
     // Transcripts are kept only of conversations the user had here (and in the editor's storage).
     if (saved && saved.open.length + saved.closed.length > 0) this.use.markUsed();
     this.saver = new TranscriptSaver(transcripts, () => ({ open: this.tabs.records(), activeTabId: this.tabs.activeId, closed: [...this.history.closed] }));
-    const changed = () => this.saver.schedule();
+    const changed = () => {
+      this.saver.schedule();
+      this.reviewFeedback?.keepConversations(this.tabs.view().tabs.map((tab) => tab.id));
+    };
     this.tabs = new OpenConversations(this.agents, environment, this.tabListener(), actions.mirrorTerminals, {
       activated: () => this.view.snapshot(),
       tabsChanged: () => this.view.tabsChanged(),
@@ -91,7 +98,11 @@ export class ChatPresenter implements Disposable {
     this.history = new SessionHistory(saved?.closed ?? [], this.agents, this.tabs, this.view, changed);
     this.handlers = this.messageHandlers(new ForkAndRename(this.tabs, this.view, changed));
     this.tabs.restore(saved, selectedAgentId);
-    if (review) this.subscriptions.add(review.onDidChange(() => this.view.send({ type: 'reviewChanged', review: review.view() })));
+    const feedback = this.reviewFeedback;
+    if (feedback) {
+      this.subscriptions.add(feedback);
+      this.subscriptions.add(feedback.onDidChange(() => this.view.send({ type: 'reviewChanged', review: feedback.view() })));
+    }
   }
 
   get currentSession(): SessionController {
@@ -113,7 +124,7 @@ export class ChatPresenter implements Disposable {
       queue: active.queue.view(),
       sessionTitle: this.session.thread.facts.title,
       entries: this.session.thread.snapshot(),
-      review: this.review?.view() ?? emptyReview,
+      review: this.reviewFeedback?.view() ?? emptyReview,
       terminals: this.session.terminalDisplays.snapshot(),
       tabs: this.tabs.view(),
     };
@@ -250,6 +261,7 @@ export class ChatPresenter implements Disposable {
       terminalAction: (message) => this.terminalAction(message.terminalId, message.action),
       openLink: (message) => this.actions.openLink(message.href),
       reviewAction: (message) => this.review?.act({ action: message.action, path: message.path, hunkId: message.hunkId }),
+      reviewFeedback: (message) => this.reviewFeedback?.apply(message.change),
       answerPermission: (message) => {
         this.session.answerPermission(message.requestId, message.optionId);
       },

@@ -3,6 +3,7 @@ import { assertNever } from '../util/assertNever';
 import { errorMessage } from '../util/logger';
 import type { ConversationFeature } from './conversationFeature';
 import type { PromptInput } from '../conversation/promptQueue';
+import type { ReviewFeedback } from './reviewFeedback';
 import type { ReviewSource } from './reviewSource';
 import type { SessionTab } from './sessionTab';
 
@@ -15,7 +16,11 @@ export class PromptDispatcher {
   /** Tabs whose next prompt is being prepared (attachments read) but not yet a running turn. */
   private readonly submitting = new WeakSet<SessionTab>();
 
-  constructor(private readonly conversation: ConversationFeature, private readonly review: ReviewSource | null) {}
+  constructor(
+    private readonly conversation: ConversationFeature,
+    private readonly review: ReviewSource | null,
+    private readonly feedback: ReviewFeedback | null,
+  ) {}
 
   async send(tab: SessionTab, prompt: PromptInput): Promise<void> {
     if (!this.busy(tab) && tab.queue.length === 0) return this.submit(tab, prompt);
@@ -83,8 +88,12 @@ export class PromptDispatcher {
     try {
       const { blocks, refused } = await this.conversation.promptAttachments(tab.session, prompt.mentions, prompt.images);
       if (refused) tab.session.thread.addNotice('warning', refused);
+      const notes = this.review?.takePromptNotes(tab.session.key) ?? [];
+      const comments = this.feedback?.takeForPrompt(tab.id) ?? null;
       // prompt() marks the turn running before it first waits, so the tab is busy from here on.
-      turn = tab.session.prompt(prompt.text, this.review?.takePromptNotes(tab.session.key) ?? [], blocks);
+      turn = tab.session.prompt(prompt.text, comments ? [...notes, comments.context] : notes, blocks);
+      // It has put the user's message in the thread: the comments that went with it show right under it.
+      if (comments) tab.session.thread.addNotice('info', comments.summary);
     } catch (error) {
       tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
       return;

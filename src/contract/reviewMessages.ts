@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Longest comment on a hunk the panel takes (the agent gets it whole). */
+export const MAX_COMMENT_CHARS = 4000;
+/** Comments one message can carry: each brings its hunk's text along, so the context stays bounded. */
+export const MAX_COMMENTS_PER_MESSAGE = 30;
+
+const path = z.string().min(1).max(4096);
+const hunkId = z.string().min(1).max(200);
+const commentId = z.string().min(1).max(200);
+const text = z.string().trim().min(1).max(MAX_COMMENT_CHARS);
+
+/**
+ * What the user says about pending changes besides keep and undo: comments for the agent and
+ * reviewed marks. One message type, its change named by `kind`.
+ */
+export const reviewFeedbackChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('addComment'), path, hunkId, text }),
+  z.object({ kind: z.literal('editComment'), commentId, text }),
+  z.object({ kind: z.literal('removeComment'), commentId }),
+  /** `hunkId` null: every pending hunk of the file. */
+  z.object({ kind: z.literal('markReviewed'), path, hunkId: hunkId.nullable(), reviewed: z.boolean() }),
+  /** Keep every pending hunk marked reviewed. */
+  z.object({ kind: z.literal('keepReviewed') }),
+]);
+
+export type ReviewFeedbackChange = z.infer<typeof reviewFeedbackChangeSchema>;
+
+/** Webview -> host messages of review feedback, spread into the panel's union. */
+export const reviewMessageSchemas = [
+  z.object({ type: z.literal('reviewFeedback'), change: reviewFeedbackChangeSchema }),
+] as const;

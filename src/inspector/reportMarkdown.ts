@@ -1,0 +1,90 @@
+import type { ClientMethodUse, CapabilityUse, FidelityReport, FileArrival } from './fidelityReport';
+
+/** Agent-controlled text goes into the document as text: nothing in it can make markup or a link. */
+function text(value: string): string {
+  return value.replace(/[\\`*_{}[\]()<>#+!|~-]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
+}
+
+function code(value: string): string {
+  const clean = value.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  const fence = clean.includes('`') ? '``' : '`';
+  return `${fence} ${clean} ${fence}`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  if (rows.length === 0) return ['_None._', ''];
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`), ''];
+}
+
+function outcome(use: { calls: number; succeeded: number; failed: number; lastError: string | null }): string {
+  if (use.calls === 0) return 'not tried';
+  const failed = use.failed > 0 ? `, ${use.failed} failed${use.lastError ? ` (${text(use.lastError)})` : ''}` : '';
+  return `${use.calls} tried, ${use.succeeded} succeeded${failed}`;
+}
+
+const ARRIVALS: Record<FileArrival, string> = {
+  editor: 'through the editor (fs/write\\_text\\_file)',
+  disk: 'written to disk by the agent itself',
+  diffOnly: 'announced only as diff content',
+  unannounced: 'changed on disk, no tool call announced it',
+};
+
+const yes = (flag: boolean) => (flag ? 'yes' : 'no');
+
+function capabilityRows(uses: readonly CapabilityUse[]): string[][] {
+  return uses.map((use) => [code(use.method), yes(use.declared), outcome(use)]);
+}
+
+function clientRows(uses: readonly ClientMethodUse[]): string[][] {
+  return uses.filter((use) => use.advertised || use.calls > 0).map((use) => [code(use.method), yes(use.advertised), String(use.calls), use.failed > 0 ? `${use.failed}${use.notFound > 0 ? ` (${use.notFound} not served)` : ''}` : '0']);
+}
+
+function accessRows(accesses: FidelityReport['silentReads']): string[][] {
+  return accesses.map((tool) => [text(tool.title || tool.toolCallId), text(tool.kind), tool.paths.map(code).join(', '), yes(tool.asked)]);
+}
+
+/** The report as a Markdown document for the editor's preview. */
+export function reportMarkdown(report: FidelityReport): string {
+  const agent = report.agent ? `${text(report.agent.title ?? report.agent.name)} ${report.agent.version ? text(report.agent.version) : ''}`.trim() : 'unknown (no initialize answer in the traffic)';
+  const lines = [
+    `# Fidelity report: ${text(report.agentLabel)}`,
+    '',
+    `**${text(report.summary)}**`,
+    '',
+    `Agent: ${agent}. Protocol version: ${report.protocolVersion ?? 'unknown'}. Built from the traffic, not from what the agent declares.`,
+    '',
+    '## Declared and observed agent capabilities',
+    ...table(['Method', 'Declared', 'When Tandem used it'], capabilityRows(report.capabilities)),
+    'Prompt content: ' + report.promptContent.map((row) => `${row.type} ${row.declared ? 'declared' : 'not declared'}, ${row.sent} sent`).join('; ') + '.',
+    '',
+    'MCP transports: ' + report.mcpTransports.map((row) => `${row.transport} ${row.declared ? 'yes' : 'no'}`).join(', ') + '.',
+    '',
+    `Sign-in methods: ${report.authMethods.length > 0 ? report.authMethods.map((method) => text(method.name)).join(', ') : 'none'}.`,
+    '',
+    '## Client capabilities Tandem advertised, and what the agent called',
+    ...table(['Method', 'Advertised', 'Calls', 'Failed'], clientRows(report.clientMethods)),
+    '## How each file change arrived',
+    ...table(['File', 'How', 'Tool calls'], report.files.map((file) => [code(file.path), ARRIVALS[file.arrival], file.toolCallIds.map(code).join(', ')])),
+    '## Permission coverage',
+    ...table(['Tool kind', 'Tool calls', 'Asked'], report.permissions.map((row) => [text(row.kind), String(row.toolCalls), `${row.asked} of ${row.toolCalls}`])),
+    '### Reads inside the workspace that never asked',
+    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.silentReads)),
+    '### Accesses outside the workspace',
+    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.outsideWorkspace)),
+    '## Standing grants',
+    ...table(['Kept by', 'File', 'Allows', 'Denies'], [
+      ...report.projectRules.map((rules) => ['the agent, inside the project', code(rules.label), rules.allow.map(code).join(', '), rules.deny.map(code).join(', ')]),
+      ...report.tandemGrants.map((grant) => ['Tandem', '', text(grant.description), '']),
+    ]),
+    '## What arrived',
+    '### session/update kinds',
+    ...table(['Kind', 'Count'], report.updateKinds.map((row) => [code(row.name), String(row.count)])),
+    '### `_meta` keys',
+    ...table(['Key', 'Count'], report.metaKeys.map((row) => [code(row.name), String(row.count)])),
+    '### Frames Tandem could not use as sent',
+    ...table(['Frame', 'Mark', 'Why'], report.marked.map((row) => [`#${row.index + 1}`, row.kind, text(row.reason)])),
+    '### Requests the agent sent that Tandem does not serve',
+    ...table(['Method', 'Count'], report.unserved.map((row) => [code(row.name), String(row.count)])),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { fidelityReport, type ReportInputs } from '../../src/inspector/fidelityReport';
+import { reportMarkdown } from '../../src/inspector/reportMarkdown';
+import { FrameScript } from '../support/frameBuilders';
+
+const ws = '/work';
+
+/** A Claude Code–shaped turn: no fs or terminal calls, edits on disk, reads never asked, a display terminal in `_meta`. */
+function diskAgentTurn(): FrameScript {
+  return new FrameScript()
+    .open('s1', { agentName: 'claude-code-acp', agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true }, sessionCapabilities: { list: {}, resume: {} } } })
+    .request('out', 2, 'session/prompt', { sessionId: 's1', prompt: [{ type: 'text', text: 'fix it' }, { type: 'resource_link', uri: 'file:///work/a.ts', name: 'a.ts' }] })
+    .toolCall('s1', 'r1', 'read', { locations: [{ path: '/work/a.ts' }], _meta: { claudeCode: { toolName: 'Read' } } })
+    .toolDone('s1', 'r1')
+    .toolCall('s1', 'r2', 'read', { rawInput: { file_path: '/work/b.ts' } })
+    .toolDone('s1', 'r2')
+    .toolCall('s1', 'r3', 'read', { locations: [{ path: '/etc/hosts' }] })
+    .request('in', 0, 'session/request_permission', { sessionId: 's1', toolCall: { toolCallId: 'r3' }, options: [] })
+    .result('out', 0, { outcome: { outcome: 'selected', optionId: 'allow' } })
+    .toolDone('s1', 'r3')
+    .toolCall('s1', 'w1', 'edit', { locations: [{ path: '/work/a.ts' }], content: [{ type: 'diff', path: '/work/a.ts', oldText: 'a', newText: 'b' }] })
+    .request('in', 1, 'session/request_permission', { sessionId: 's1', toolCall: { toolCallId: 'w1' }, options: [] })
+    .result('out', 1, { outcome: { outcome: 'selected', optionId: 'allow' } })
+    .toolDone('s1', 'w1')
+    .toolCall('s1', 'w2', 'edit', { content: [{ type: 'diff', path: '/work/new.ts', oldText: null, newText: 'x' }] })
+    .toolDone('s1', 'w2')
+    .toolCall('s1', 'x1', 'execute', { _meta: { terminal_info: { terminal_id: 'x1' } } })
+    .update('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'x1', _meta: { terminal_output: { terminal_id: 'x1', data: 'ok\n' } } })
+    .toolDone('s1', 'x1')
+    .update('s1', { sessionUpdate: 'usage_update', used: 10, size: 100 })
+    .update('s1', { sessionUpdate: 'mystery_update' })
+    .request('in', 2, '_claude/notify', { sessionId: 's1' })
+    .error('out', 2, -32601, 'Method not found')
+    .result('in', 2, { stopReason: 'end_turn' })
+    .request('out', 3, 'session/load', { sessionId: 'old', cwd: ws, mcpServers: [] })
+    .error('in', 3, -32603, 'Session not found');
+}
+
+function inputs(frames: FrameScript, overrides: Partial<ReportInputs> = {}): ReportInputs {
+  return {
+    frames: frames.frames,
+    agentLabel: 'Claude Code',
+    workspaceRoots: [ws],
+    files: [{ path: '/work/a.ts', origin: 'disk', toolCallIds: ['w1'] }, { path: '/work/new.ts', origin: 'disk', toolCallIds: ['w2'] }],
+    projectRules: [{ path: '/work/.claude/settings.local.json', label: '.claude/settings.local.json', allow: ['Bash(npm test:*)'], deny: [] }],
+    tandemGrants: [],
+    ...overrides,
+  };
+}
+
+describe('fidelity report', () => {
+  const report = fidelityReport(inputs(diskAgentTurn()));
+
+  test('declared capabilities next to what happened when Tandem used them', () => {
+    const load = report.capabilities.find((use) => use.method === 'session/load');
+    assert.deepEqual({ declared: load?.declared, calls: load?.calls, failed: load?.failed, lastError: load?.lastError }, { declared: true, calls: 1, failed: 1, lastError: 'Session not found' });
+    assert.deepEqual(report.capabilities.filter((use) => use.declared).map((use) => use.method), ['session/load', 'session/resume', 'session/list']);
+    assert.deepEqual(report.promptContent.map((row) => [row.type, row.declared, row.sent]), [['text', true, 1], ['resource_link', true, 1], ['image', true, 0], ['audio', false, 0], ['resource', true, 0]]);
+    assert.deepEqual(report.mcpTransports, [{ transport: 'stdio', declared: true }, { transport: 'http', declared: true }, { transport: 'sse', declared: false }]);
+    assert.equal(report.agent?.name, 'claude-code-acp');
+    assert.equal(report.protocolVersion, 1);
+  });
+
+  test('client capabilities advertised vs called: no fs or terminal call at all, two permission requests', () => {
+    const calls = Object.fromEntries(report.clientMethods.map((use) => [use.method, [use.advertised, use.calls]]));
+    assert.deepEqual(calls['fs/read_text_file'], [true, 0]);
+    assert.deepEqual(calls['fs/write_text_file'], [true, 0]);
+    assert.deepEqual(calls['terminal/create'], [true, 0]);
+    assert.deepEqual(calls['session/request_permission'], [true, 2]);
+    assert.deepEqual(calls['_claude/notify'], [false, 1]);
+    assert.deepEqual(report.unserved, [{ name: '_claude/notify', count: 1 }]);
+  });
+
+  test('file changes by how they arrived; reads inside the workspace that never asked, with their paths; the one outside', () => {
+    assert.deepEqual(report.files.map((file) => [file.path, file.arrival]), [['/work/a.ts', 'disk'], ['/work/new.ts', 'disk']]);
+    assert.deepEqual(report.silentReads.map((read) => read.paths), [['/work/a.ts'], ['/work/b.ts']]);
+    assert.deepEqual(report.outsideWorkspace.map((tool) => [tool.toolCallId, tool.asked]), [['r3', true]]);
+    assert.deepEqual(report.permissions, [{ kind: 'read', toolCalls: 3, asked: 1 }, { kind: 'edit', toolCalls: 2, asked: 1 }, { kind: 'execute', toolCalls: 1, asked: 0 }]);
+  });
+
+  test('update kinds, _meta keys and marked frames', () => {
+    assert.equal(report.updateKinds.find((row) => row.name === 'usage_update')?.count, 1);
+    assert.deepEqual(report.metaKeys.map((row) => row.name).sort(), ['claudeCode', 'terminal_info', 'terminal_output']);
+    assert.deepEqual(report.marked.map((row) => row.kind), ['unknown']);
+  });
+
+  test('the one-line summary', () => {
+    assert.equal(report.summary, 'Claude Code wrote 2 files to disk itself, read 2 files without asking, asked twice, called 1 method Tandem does not serve, sent 1 frame Tandem could not use as sent.');
+  });
+
+  test('an editor-writing agent: writes through fs/* count as editor changes; a diff Tandem never saw change is said so', () => {
+    const script = new FrameScript()
+      .open('s1', { agentName: 'gemini-cli' })
+      .toolCall('s1', 'e1', 'edit', { content: [{ type: 'diff', path: '/work/x.ts', newText: 'x' }] })
+      .request('in', 0, 'fs/read_text_file', { sessionId: 's1', path: '/work/x.ts' })
+      .result('out', 0, { content: '' })
+      .request('in', 1, 'fs/write_text_file', { sessionId: 's1', path: '/work/x.ts', content: 'x' })
+      .result('out', 1, null)
+      .toolDone('s1', 'e1')
+      .toolCall('s1', 'e2', 'edit', { content: [{ type: 'diff', path: '/work/y.ts', newText: 'y' }] })
+      .toolDone('s1', 'e2');
+    const gemini = fidelityReport(inputs(script, { agentLabel: 'Gemini CLI', files: [], projectRules: [] }));
+    assert.deepEqual(gemini.files.map((file) => [file.path, file.arrival, file.toolCallIds]), [['/work/x.ts', 'editor', ['e1']], ['/work/y.ts', 'diffOnly', ['e2']]]);
+    const calls = Object.fromEntries(gemini.clientMethods.map((use) => [use.method, use.calls]));
+    assert.equal(calls['fs/read_text_file'], 1);
+    assert.equal(calls['fs/write_text_file'], 1);
+    assert.equal(gemini.updateKinds.find((row) => row.name === 'usage_update'), undefined);
+    assert.equal(gemini.summary, 'Gemini CLI changed 1 file through the editor, showed diffs for 1 file that Tandem never saw change, never asked.');
+  });
+
+  test('the document escapes what the agent controls and shows the standing grants', () => {
+    const hostile = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'r1', 'read', { title: '[click](https://evil.example) <img src=x>', locations: [{ path: '/work/a|b`c.ts' }] }), { files: [] }));
+    const markdown = reportMarkdown(hostile);
+    assert.ok(!markdown.includes('[click](https'), 'no link from an agent title');
+    assert.ok(markdown.includes('\\<img') && !/[^\\]<img/.test(markdown), 'no HTML from an agent title');
+    assert.ok(markdown.includes('\\[click\\]'));
+    assert.ok(markdown.includes('a\\|b`c.ts'));
+    assert.ok(markdown.includes('Bash(npm test:*)'));
+    assert.match(reportMarkdown(report), /\*\*Claude Code wrote 2 files to disk itself/);
+  });
+});

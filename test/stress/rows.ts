@@ -1,6 +1,7 @@
 import { markdownRow } from './markdown/row';
 import { pathsRow } from './paths/row';
 import { projectFilesRow } from './projectFiles/row';
+import { secretsRow } from './secrets/row';
 import { undoRow } from './undo/row';
 import type { StressRow } from './row';
 
@@ -20,6 +21,6 @@ export const ROWS: readonly StressRow[] = [
   pathsRow,
   undoRow,
   markdownRow,
-  corpusMissing('secrets', 'test/support/secretCases.ts'),
+  secretsRow,
   projectFilesRow,
 ];

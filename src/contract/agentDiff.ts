@@ -4,7 +4,9 @@
  * thread already carries, bounded in time (an edit-length budget) and in lines shown.
  */
 import { structuredPatch } from 'diff';
-import { fileChangingKinds, type ToolCallView, type ToolKindView } from './viewModel';
+import { fileChangingKinds, type ToolCallView, type ToolContentView, type ToolKindView } from './viewModel';
+
+export type DiffContent = Extract<ToolContentView, { type: 'diff' }>;
 
 export type DiffLineKind = 'added' | 'removed' | 'context';
 
@@ -51,7 +53,7 @@ const MAX_LINE_CHARS = 1000;
 
 const changeNouns: Partial<Record<ToolKindView, string>> = { edit: 'edit', delete: 'deletion', move: 'move' };
 
-export function agentDiffView(diff: { path: string; oldText: string | null; newText: string }): AgentDiffView {
+export function agentDiffView(diff: Omit<DiffContent, 'type'>): AgentDiffView {
   const oldText = diff.oldText ?? '';
   const hunks = patchHunks(oldText, diff.newText) ?? [replacedHunk(oldText, diff.newText)];
   const view: AgentDiffView = { path: diff.path, newFile: diff.oldText === null, added: 0, removed: 0, hunks: [], omittedLines: 0 };
@@ -72,11 +74,11 @@ export function agentDiffView(diff: { path: string; oldText: string | null; newT
 /**
  * The change a permission is about, for edit, delete and move tool calls (null for other
  * kinds): the agent's diffs, or a plain sentence when it sent none, so nobody allows an edit
- * believing they saw it.
+ * believing they saw it. `diffOf` lets a view reuse the diffs it already computed.
  */
-export function permissionChangeView(tool: ToolCallView): PermissionChangeView | null {
+export function permissionChangeView(tool: ToolCallView, diffOf: (content: DiffContent) => AgentDiffView = agentDiffView): PermissionChangeView | null {
   if (!fileChangingKinds.has(tool.toolKind)) return null;
-  const diffs = tool.content.flatMap((content) => (content.type === 'diff' ? [agentDiffView(content)] : []));
+  const diffs = tool.content.flatMap((content) => (content.type === 'diff' ? [diffOf(content)] : []));
   if (diffs.length > 0) return { kind: 'diffs', diffs };
   const noun = changeNouns[tool.toolKind] ?? 'change';
   return { kind: 'noDiff', sentence: `The agent sent no diff for this ${noun}: you cannot see the change before allowing it.` };

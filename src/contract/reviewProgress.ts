@@ -21,7 +21,7 @@ export function reviewProgress(view: ReviewView): ReviewProgress {
   let total = 0;
   let done = 0;
   for (const file of view.files) {
-    const counts = fileCounts(file, reviewed);
+    const counts = fileProgress(file, (hunkId) => reviewed.has(hunkId));
     files.set(file.path, counts);
     total += counts.hunks;
     done += counts.reviewed;
@@ -29,8 +29,8 @@ export function reviewProgress(view: ReviewView): ReviewProgress {
   return { reviewed: done, hunks: total, files };
 }
 
-function fileCounts(file: ReviewFileView, reviewed: ReadonlySet<string>): HunkCounts {
-  return { reviewed: file.hunks.filter((hunk) => reviewed.has(hunk.id)).length, hunks: file.hunks.length };
+export function fileProgress(file: ReviewFileView, isReviewed: (hunkId: string) => boolean): HunkCounts {
+  return { reviewed: file.hunks.filter((hunk) => isReviewed(hunk.id)).length, hunks: file.hunks.length };
 }
 
 /** "2 of 5 hunks reviewed". */

@@ -2,13 +2,18 @@
 // hostile agent text stays inert, and the conversation controls behave. No VS Code here (see
 // panel.e2e.test.ts for that); this is the fast, exhaustive layer.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import type { ConversationView } from '../../src/contract/conversationView';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
+import { ChangeLedger } from '../../src/review/changeLedger';
 import { hostileContent } from '../support/hostileContent';
+import { ledgerReviewSource } from '../support/ledgerReviewSource';
 import { openPanel, type PanelHarness } from '../support/panelHarness';
 import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
-import { launchBrowser, type WorkbenchBrowser } from '../support/workbench';
+import { scriptedDefinition, scriptedEnvironment } from '../support/sessionBuilders';
+import { launchBrowser, screenshot, type WorkbenchBrowser } from '../support/workbench';
 
 let browser: WorkbenchBrowser;
 before(async () => {
@@ -248,5 +253,93 @@ describe('conversation controls in the panel', () => {
     await harness.page.locator('.agent-message pre.code-block').hover();
     await harness.page.locator('.agent-message .copy-code').click();
     assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: 'const x = 1;\n' }]);
+  });
+});
+
+describe('review feedback in the panel', () => {
+  test('an edit asks with its diff (or says it sent none); a hunk is commented by keyboard, listed above the composer, marked reviewed and counted; the comment goes with the next message', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const environment = scriptedEnvironment(t);
+    const ledger = new ChangeLedger();
+    let presenter: ChatPresenter | null = null;
+    const post = harness.connect(() => presenter as ChatPresenter);
+    presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, post,
+      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, ledgerReviewSource(ledger, environment.workspaceRoot));
+    const created = presenter;
+    t.after(() => created.dispose());
+    const page = harness.page;
+    const input = page.locator('#composer-input textarea');
+    await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
+
+    await input.fill('conversation');
+    await input.press('Enter');
+    const edit = page.locator('.tool-card[data-tool-call-id="conv-edit"]');
+    await edit.locator('.permission-options').waitFor({ timeout: 30_000 });
+    const asked = edit.locator('.permission .tool-diff');
+    assert.deepEqual(await asked.locator('.diff-line').allInnerTexts(), ['- export const greeting = "hello";', '+ export const greeting = "hello, world";'], 'the question shows the diff the agent sent');
+    assert.equal(await edit.locator('.tool-diff').count(), 1, 'shown once, in the question');
+    await screenshot(page, 'webview-permission-diff');
+    await edit.locator('.permission-options vscode-button[title$="(allow once)"]').click();
+    await page.locator('.turn-ended').first().waitFor({ state: 'attached', timeout: 30_000 });
+
+    const file = join(environment.workspaceRoot, 'src/greeting.ts');
+    ledger.record(file, { before: 'export const greeting = "hello";\n\nexport const x = 1;\n', after: 'export const greeting = "hello, world";\n\nexport const x = 2;\n', origin: 'editor', toolCallId: 'conv-edit' });
+    const hunks = edit.locator('.tool-diff.pending .hunk');
+    await hunks.nth(1).waitFor({ timeout: 10_000 });
+    const comment = hunks.nth(0).locator('vscode-button[title^="Comment on this change"]');
+    await comment.focus();
+    await page.keyboard.press('Enter');
+    const box = page.getByRole('textbox', { name: 'Comment for the agent on src/greeting.ts line 1' });
+    await box.waitFor({ timeout: 5_000 });
+    assert.equal(await box.evaluate((node) => node === document.activeElement), true, 'the box has the keyboard');
+    await page.keyboard.type('Keep the greeting short.');
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'detached', timeout: 5_000 });
+    assert.equal(harness.sent.filter((message) => message.type === 'reviewFeedback').length, 0, 'Escape sends nothing');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Use a named constant.');
+    await page.keyboard.press('Enter');
+    const listed = page.locator('#pending-comments');
+    await listed.waitFor({ timeout: 10_000 });
+    assert.match(await listed.innerText(), /1 comment will be sent with your next message\s+src\/greeting\.ts line 1\s+Use a named constant\./);
+    assert.equal(await hunks.nth(0).locator('.hunk-comment .comment-text').innerText(), 'Use a named constant.', 'the comment shows under its hunk');
+    // The card was drawn again with the comment: the keyboard is back on its hunk's Comment.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('title') === 'Comment on this change (line 1) for the agent', undefined, { timeout: 5_000 });
+
+    await hunks.nth(1).getByRole('button', { name: 'Reviewed' }).click();
+    const summary = page.locator('#changes-bar .changes-summary');
+    await summary.filter({ hasText: '1 of 2 hunks reviewed' }).waitFor({ timeout: 10_000 });
+    assert.match(await summary.innerText(), /1 file changed\s+\+2\s+−2\s+·\s+1 of 2 hunks reviewed/);
+    assert.equal(await hunks.nth(1).getByRole('button', { name: 'Reviewed' }).getAttribute('aria-pressed'), 'true');
+    await summary.click();
+    const row = page.locator(`#changes-bar .change-row[data-path="${file}"]`);
+    assert.equal(await row.locator('.review-toggle .review-count').innerText(), '1/2 reviewed', 'each row counts its own');
+    assert.match(await row.locator('.review-toggle').getAttribute('title') ?? '', /^1 of 2 hunks reviewed\. Mark every change to src\/greeting\.ts reviewed$/);
+    await row.getByRole('button', { name: 'Changes to src/greeting.ts', exact: true }).click();
+    const rowHunks = page.locator('#changes-bar .change-hunks .hunk');
+    await rowHunks.nth(1).waitFor({ timeout: 5_000 });
+    assert.equal(await rowHunks.locator('vscode-button[title^="Comment on this change"]').count(), 2, 'the row opens onto its hunks, each with Comment');
+    assert.equal(await rowHunks.nth(0).locator('.comment-text').innerText(), 'Use a named constant.');
+    await screenshot(page, 'webview-review-feedback');
+    await page.locator('#changes-bar').getByRole('button', { name: 'Keep reviewed' }).click();
+    await summary.filter({ hasText: '0 of 1 hunk reviewed' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(ledger.file(file)?.hunks.map((hunk) => hunk.added), [['export const greeting = "hello, world";']], 'only the reviewed hunk was kept');
+
+    const turns = await page.locator('.turn-ended').count();
+    await input.fill('echo thanks');
+    await input.press('Enter');
+    await page.locator('.turn-ended').nth(turns).waitFor({ state: 'attached', timeout: 30_000 });
+    const prompt = environment.frames.frames().filter((frame) => frame.direction === 'out' && frame.text.includes('"session/prompt"')).at(-1);
+    assert.match(prompt?.text ?? '', /1\. src\/greeting\.ts, line 1\\nYour change there:\\n- export const greeting = \\"hello\\";\\n\+ export const greeting = \\"hello, world\\";\\nComment: Use a named constant\./);
+    await listed.waitFor({ state: 'detached', timeout: 10_000 });
+    assert.match(await page.locator('.notice').last().innerText(), /Sent with this message: 1 comment on changes \(src\/greeting\.ts line 1\)\./);
+
+    await input.fill('ask edit src/other.ts');
+    await input.press('Enter');
+    const blind = page.locator('.tool-card', { has: page.locator('.permission-options') });
+    await blind.waitFor({ timeout: 30_000 });
+    assert.equal(await blind.locator('.permission-no-diff').innerText(), 'The agent sent no diff for this edit: you cannot see the change before allowing it.');
+    await blind.locator('.permission-options vscode-button[title$="(reject once)"]').click();
+    assert.deepEqual(harness.pageErrors, []);
   });
 });

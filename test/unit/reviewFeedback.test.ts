@@ -4,30 +4,11 @@ import { describe, test } from 'node:test';
 import { parseWebviewMessage } from '../../src/contract/messages';
 import { MAX_COMMENT_CHARS } from '../../src/contract/reviewMessages';
 import { reviewProgress } from '../../src/contract/reviewProgress';
-import type { ReviewRequest, ReviewView } from '../../src/contract/reviewView';
+import type { ReviewView } from '../../src/contract/reviewView';
 import { ChangeLedger } from '../../src/review/changeLedger';
-import type { ReviewSource } from '../../src/panel/reviewSource';
+import { ledgerReviewSource } from '../support/ledgerReviewSource';
 import { scriptedPresenter, tempWorkspace, type ScriptedPresenter, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
-
-/**
- * The real change ledger as the panel's review source, the way the editor's controller offers
- * it (paths relative to the workspace as labels, keep and undo on the ledger), minus VS Code.
- */
-function ledgerSource(ledger: ChangeLedger, workspace: string): ReviewSource {
-  const act = async ({ action, path, hunkId }: ReviewRequest) => {
-    if (action === 'keepHunk' && path && hunkId) ledger.keepHunk(path, hunkId);
-    else if (action === 'undoHunk' && path && hunkId) ledger.undoHunk(path, hunkId);
-    else if (action === 'keepFile' && path) ledger.keepFile(path);
-    else if (action === 'keepAll') ledger.keepAll();
-  };
-  return {
-    view: (): ReviewView => ({ files: ledger.files().map((file) => ({ ...file, label: relative(workspace, file.path) })), canRedo: ledger.canRedo() }),
-    onDidChange: (listener) => ledger.onDidChange(listener),
-    act,
-    takePromptNotes: () => [],
-  };
-}
 
 interface ReviewPanel extends ScriptedPresenter {
   ledger: ChangeLedger;
@@ -41,7 +22,7 @@ interface ReviewPanel extends ScriptedPresenter {
 async function reviewPanel(t: TestScope): Promise<ReviewPanel> {
   const workspace = tempWorkspace(t);
   const ledger = new ChangeLedger();
-  const panel = scriptedPresenter(t, { workspace, review: ledgerSource(ledger, workspace) });
+  const panel = scriptedPresenter(t, { workspace, review: ledgerReviewSource(ledger, workspace) });
   await panel.ready();
   return {
     ...panel,

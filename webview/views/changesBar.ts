@@ -1,57 +1,116 @@
-import type { ReviewView } from '../../src/contract/reviewView';
+import { commentCountText, placeText, progressText, reviewProgress, type HunkCounts } from '../../src/contract/reviewProgress';
+import { emptyReview, type ReviewCommentView, type ReviewFileView, type ReviewView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
+import { FeedbackIndex, ReviewUi } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
-import { originBadge, reviewRequests, type RequestReview } from './hunkView';
+import { fileReviewToggle, originBadge, renderHunk, reviewRequests, sendFeedback, type HunkContext, type RequestReview } from './hunkView';
 
-/** "N files changed +a −d" above the composer, with Keep all / Undo all / Review and per-file rows. */
+const SURFACE = 'changes-bar';
+
+/**
+ * "N files changed +a −d · R of H hunks reviewed" above the composer, with Keep all / Undo all /
+ * Review, per-file rows that open onto their hunks, and the comments that will go with the next
+ * message.
+ */
 export class ChangesBar {
   readonly element = el('section', { class: 'changes-bar', id: 'changes-bar', 'aria-label': 'Pending changes', hidden: '' });
   private expanded = false;
+  private readonly openFiles = new Set<string>();
+  private readonly ui = new ReviewUi();
   private readonly requestReview: RequestReview;
+  private current: ReviewView = emptyReview;
 
-  constructor(post: PostToHost) {
+  constructor(private readonly post: PostToHost) {
     this.requestReview = reviewRequests(post);
   }
 
   render(review: ReviewView): void {
+    this.current = review;
     const { files } = review;
-    const requestReview = this.requestReview;
-    this.element.hidden = files.length === 0 && !review.canRedo;
+    const feedback = new FeedbackIndex(review.feedback);
+    const { comments } = feedback.feedback;
+    this.element.hidden = files.length === 0 && !review.canRedo && comments.length === 0;
     if (this.element.hidden) return;
+    const progress = reviewProgress(review);
+    const context: HunkContext = { post: this.post, feedback, ui: this.ui, surface: SURFACE };
+    const rows = this.expanded ? files.map((file) => this.fileRow(file, context, progress.files.get(file.path) ?? { reviewed: 0, hunks: 0 })) : [];
+    this.element.replaceChildren(el('div', { class: 'changes-header' }, this.summary(review, progress), this.actions(review, progress.reviewed)), ...rows, ...this.commentList(comments));
+    this.ui.prune();
+  }
+
+  private summary(review: ReviewView, progress: HunkCounts): HTMLElement {
+    const { files } = review;
     const added = files.reduce((sum, file) => sum + file.added, 0);
     const removed = files.reduce((sum, file) => sum + file.removed, 0);
-    const toggle = el('button', { class: 'changes-summary', 'aria-expanded': String(this.expanded), title: 'Show the changed files' },
+    const toggle = this.ui.keepFocus(`${SURFACE}|summary`, el('button', { class: 'changes-summary', 'aria-expanded': String(this.expanded), title: 'Show the changed files' },
       icon(this.expanded ? 'chevron-down' : 'chevron-right'),
       files.length === 0 ? ' No pending changes' : ` ${files.length} ${files.length === 1 ? 'file' : 'files'} changed `,
       files.length === 0 ? '' : el('span', { class: 'stat-added' }, `+${added}`), ' ',
-      files.length === 0 ? '' : el('span', { class: 'stat-removed' }, `−${removed}`));
+      files.length === 0 ? '' : el('span', { class: 'stat-removed' }, `−${removed}`),
+      files.length === 0 ? '' : el('span', { class: 'review-progress' }, ` · ${progressText(progress)}`)));
     toggle.addEventListener('click', () => {
       this.expanded = !this.expanded;
-      this.render(review);
+      this.render(this.current);
     });
+    return toggle;
+  }
+
+  private actions(review: ReviewView, reviewed: number): HTMLElement {
+    const requestReview = this.requestReview;
     const actions = el('div', { class: 'changes-actions' });
     if (review.canRedo) actions.append(button('Undo last undo', { icon: 'redo', secondary: true, onClick: () => requestReview('redoUndo') }));
-    if (files.length > 0) {
-      actions.append(
-        button('Review', { icon: 'diff-multiple', secondary: true, title: 'Open all pending changes in a multi-file diff', onClick: () => requestReview('openReview') }),
-        button('Undo all', { icon: 'discard', secondary: true, onClick: () => requestReview('undoAll') }),
-        button('Keep all', { icon: 'check-all', onClick: () => requestReview('keepAll') }));
+    if (review.files.length === 0) return actions;
+    actions.append(
+      button('Review', { icon: 'diff-multiple', secondary: true, title: 'Open all pending changes in a multi-file diff', onClick: () => requestReview('openReview') }),
+      button('Undo all', { icon: 'discard', secondary: true, onClick: () => requestReview('undoAll') }));
+    if (reviewed > 0) {
+      actions.append(button('Keep reviewed', { icon: 'pass', secondary: true, title: `Keep the ${reviewed} ${reviewed === 1 ? 'change' : 'changes'} marked reviewed`,
+        onClick: () => sendFeedback(this.post, { kind: 'keepReviewed' }) }));
     }
-    const rows = this.expanded ? files.map((file) => {
-      const name = el('a', { href: '#', class: 'change-file', title: file.path }, file.label);
-      name.addEventListener('click', (event) => {
-        event.preventDefault();
-        requestReview('openFile', file.path);
-      });
-      return el('div', { class: 'change-row', 'data-path': file.path },
-        el('span', { class: `change-status status-${file.status}` }, file.status === 'created' ? 'A' : file.status === 'deleted' ? 'D' : 'M'),
-        name,
-        el('span', { class: 'diff-stats' }, el('span', { class: 'stat-added' }, `+${file.added}`), ' ', el('span', { class: 'stat-removed' }, `−${file.removed}`)),
-        originBadge(file),
-        el('span', { class: 'row-actions' },
-          button('', { icon: 'discard', secondary: true, title: `Undo all changes to ${file.label}`, onClick: () => requestReview('undoFile', file.path) }),
-          button('', { icon: 'check', secondary: true, title: `Keep all changes to ${file.label}`, onClick: () => requestReview('keepFile', file.path) })));
-    }) : [];
-    this.element.replaceChildren(el('div', { class: 'changes-header' }, toggle, actions), ...rows);
+    actions.append(button('Keep all', { icon: 'check-all', onClick: () => requestReview('keepAll') }));
+    return actions;
+  }
+
+  /** A file's row; opened, its hunks follow it, each with Reviewed and Comment as in the cards. */
+  private fileRow(file: ReviewFileView, context: HunkContext, counts: HunkCounts): HTMLElement {
+    const requestReview = this.requestReview;
+    const open = this.openFiles.has(file.path);
+    const name = el('a', { href: '#', class: 'change-file', title: file.path }, file.label);
+    name.addEventListener('click', (event) => {
+      event.preventDefault();
+      requestReview('openFile', file.path);
+    });
+    const disclose = this.ui.keepFocus(`${SURFACE}|${file.path}|open`, el('button', { class: 'icon-toggle row-open', 'aria-expanded': String(open), title: `${open ? 'Hide' : 'Show'} the changes to ${file.label}`, 'aria-label': `Changes to ${file.label}` },
+      icon(open ? 'chevron-down' : 'chevron-right')));
+    disclose.addEventListener('click', () => {
+      if (open) this.openFiles.delete(file.path);
+      else this.openFiles.add(file.path);
+      this.render(this.current);
+    });
+    const row = el('div', { class: 'change-row', 'data-path': file.path },
+      disclose,
+      el('span', { class: `change-status status-${file.status}` }, file.status === 'created' ? 'A' : file.status === 'deleted' ? 'D' : 'M'),
+      name,
+      el('span', { class: 'diff-stats' }, el('span', { class: 'stat-added' }, `+${file.added}`), ' ', el('span', { class: 'stat-removed' }, `−${file.removed}`)),
+      originBadge(file),
+      el('span', { class: 'row-actions' },
+        fileReviewToggle(context, file, counts),
+        button('', { icon: 'discard', secondary: true, title: `Undo all changes to ${file.label}`, onClick: () => requestReview('undoFile', file.path) }),
+        button('', { icon: 'check', secondary: true, title: `Keep all changes to ${file.label}`, onClick: () => requestReview('keepFile', file.path) })));
+    if (!open) return row;
+    return el('div', { class: 'change-group' }, row, el('div', { class: 'change-hunks' }, ...file.hunks.map((hunk) => renderHunk(file, hunk, context))));
+  }
+
+  /** What the next message will take along, each removable. */
+  private commentList(comments: readonly ReviewCommentView[]): HTMLElement[] {
+    if (comments.length === 0) return [];
+    return [el('div', { class: 'pending-comments', id: 'pending-comments', role: 'group', 'aria-label': 'Comments for the agent' },
+      el('div', { class: 'pending-comments-title' }, icon('comment'), ` ${commentCountText(comments.length)} will be sent with your next message`),
+      ...comments.map((comment) => el('div', { class: 'pending-comment', 'data-comment-id': comment.id },
+        el('span', { class: 'pending-comment-place', title: comment.pending ? comment.path : `${comment.path}: this change is no longer pending (kept, undone or edited since); the lines are as last seen` },
+          `${comment.label} ${placeText(comment.place)}${comment.pending ? '' : ' (no longer pending)'}`),
+        el('span', { class: 'pending-comment-text', title: comment.text }, comment.text),
+        button('', { icon: 'close', secondary: true, title: `Remove this comment (${comment.label} ${placeText(comment.place)})`,
+          onClick: () => sendFeedback(this.post, { kind: 'removeComment', commentId: comment.id }) }))))];
   }
 }

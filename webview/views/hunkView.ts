@@ -1,5 +1,8 @@
-import type { ReviewAction, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
+import { MAX_COMMENTS_PER_MESSAGE, type ReviewFeedbackChange } from '../../src/contract/reviewMessages';
+import { placeText, progressText, type HunkCounts } from '../../src/contract/reviewProgress';
+import type { ReviewAction, ReviewCommentView, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
+import type { FeedbackIndex, ReviewUi } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
 
 /** Asks the host for a review action on everything, a file, or one hunk. */
@@ -7,6 +10,15 @@ export type RequestReview = (action: ReviewAction, path?: string | null, hunkId?
 
 export function reviewRequests(post: PostToHost): RequestReview {
   return (action, path = null, hunkId = null) => post({ type: 'reviewAction', action, path, hunkId });
+}
+
+/** What drawing a hunk takes: the host, the feedback shown, and the surface it is drawn in. */
+export interface HunkContext {
+  post: PostToHost;
+  feedback: FeedbackIndex;
+  ui: ReviewUi;
+  /** Which drawing this is (a card's tool call id, the changes bar): each has its own comment boxes. */
+  surface: string;
 }
 
 export const originLabels = { editor: 'through the editor', disk: 'written to disk by the agent' } as const;
@@ -18,24 +30,139 @@ export function originBadge(file: ReviewFileView): HTMLElement {
   icon(file.origin === 'editor' ? 'edit' : 'save'), ` ${originLabels[file.origin]}`);
 }
 
-/** One pending hunk with its own Keep and Undo. */
-export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, requestReview: RequestReview): HTMLElement {
+export function sendFeedback(post: PostToHost, change: ReviewFeedbackChange): void {
+  post({ type: 'reviewFeedback', change });
+}
+
+/** A "Reviewed" toggle for a hunk or (`hunkId` null) a whole file; `text` says what it shows. */
+function reviewedToggle(context: HunkContext, file: ReviewFileView, hunkId: string | null, reviewed: boolean, text: string, title: string): HTMLElement {
+  const toggle = el('button', { class: 'icon-toggle review-toggle', 'aria-pressed': String(reviewed), title },
+    icon(reviewed ? 'pass-filled' : 'circle-large-outline'), el('span', { class: 'review-count' }, text));
+  toggle.addEventListener('click', () => sendFeedback(context.post, { kind: 'markReviewed', path: file.path, hunkId, reviewed: !reviewed }));
+  return context.ui.keepFocus(`${context.surface}|${file.path}|${hunkId ?? 'file'}|reviewed`, toggle);
+}
+
+/** A file's count ("1/3 reviewed") as its toggle: pressed when every hunk is reviewed, pressing it marks them all (or none). */
+export function fileReviewToggle(context: HunkContext, file: ReviewFileView, counts: HunkCounts): HTMLElement {
+  const all = counts.hunks > 0 && counts.reviewed === counts.hunks;
+  const title = `${progressText(counts)}. ${all ? `Press to unmark every change to ${file.label}` : `Mark every change to ${file.label} reviewed`}`;
+  return reviewedToggle(context, file, null, all, `${counts.reviewed}/${counts.hunks} reviewed`, title);
+}
+
+/** One pending hunk with Reviewed, Comment, Keep and Undo, and its comments under it. */
+export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, context: HunkContext): HTMLElement {
+  const requestReview = reviewRequests(context.post);
   const body = el('pre', { class: 'diff-body' });
   for (const line of hunk.removed) body.append(el('div', { class: 'diff-line diff-removed' }, `- ${line}`));
   for (const line of hunk.added) body.append(el('div', { class: 'diff-line diff-added' }, `+ ${line}`));
   const where = `line ${hunk.currentStart + 1}`;
-  return el('div', { class: 'hunk', 'data-hunk-id': hunk.id },
+  const key = `${context.surface}|${file.path}|${hunk.id}`;
+  const slot = el('div', { class: 'comment-slot' });
+  const comments = context.feedback.commentsOn(hunk.id);
+  const full = context.feedback.feedback.comments.length >= MAX_COMMENTS_PER_MESSAGE;
+  const comment = context.ui.keepFocus(`${key}|comment`, button('Comment', {
+    icon: 'comment', secondary: true,
+    title: full ? `One message takes at most ${MAX_COMMENTS_PER_MESSAGE} comments: send these first` : `Comment on this change (${where}) for the agent`,
+    onClick: () => {
+      if (!full) openBox(slot, context, `${key}|new`, { label: `Comment for the agent on ${file.label} ${where}`, text: '', back: `${key}|comment`, save: (text) => sendFeedback(context.post, { kind: 'addComment', path: file.path, hunkId: hunk.id, text }) });
+    },
+  }));
+  const open = context.ui.draft(`${key}|new`);
+  if (open) slot.append(context.ui.keepFocus(`${key}|new`, open));
+  return el('div', { class: `hunk${context.feedback.isReviewed(hunk.id) ? ' reviewed' : ''}`, 'data-hunk-id': hunk.id },
     el('div', { class: 'hunk-header' },
       el('span', { class: 'hunk-where' }, where),
       el('span', { class: 'hunk-actions' },
+        hunkReviewedToggle(context, file, hunk, where),
+        comment,
         button('Keep', { icon: 'check', title: `Keep this change (${where})`, onClick: () => requestReview('keepHunk', file.path, hunk.id) }),
         button('Undo', { icon: 'discard', secondary: true, title: `Undo this change (${where})`, onClick: () => requestReview('undoHunk', file.path, hunk.id) }))),
-    body);
+    body,
+    ...(comments.length > 0 ? [el('div', { class: 'hunk-comments' }, ...comments.map((item) => renderComment(item, context, key)))] : []),
+    slot);
+}
+
+function hunkReviewedToggle(context: HunkContext, file: ReviewFileView, hunk: ReviewHunkView, where: string): HTMLElement {
+  const reviewed = context.feedback.isReviewed(hunk.id);
+  return reviewedToggle(context, file, hunk.id, reviewed, 'Reviewed', reviewed ? `Marked reviewed (${where}). Press to unmark.` : `Mark this change (${where}) reviewed`);
+}
+
+/** A comment under its hunk: the text, Edit (in place) and Remove. */
+function renderComment(comment: ReviewCommentView, context: HunkContext, hunkKey: string): HTMLElement {
+  const key = `${hunkKey}|${comment.id}`;
+  const row = el('div', { class: 'hunk-comment', 'data-comment-id': comment.id }, icon('comment'));
+  const editing = context.ui.draft(`${key}|edit`);
+  if (editing) {
+    row.append(context.ui.keepFocus(`${key}|edit`, editing));
+    return row;
+  }
+  const edit = context.ui.keepFocus(`${key}|editButton`, button('', {
+    icon: 'edit', secondary: true, title: 'Edit this comment',
+    onClick: () => openBox(row, context, `${key}|edit`, {
+      label: `Edit the comment on ${comment.label} ${placeText(comment.place)}`, text: comment.text, back: `${key}|editButton`, replace: true,
+      save: (text) => sendFeedback(context.post, { kind: 'editComment', commentId: comment.id, text }),
+      closed: (holder) => holder?.replaceWith(renderComment(comment, context, hunkKey)),
+    }),
+  }));
+  row.append(el('span', { class: 'comment-text' }, comment.text), el('span', { class: 'comment-actions' }, edit,
+    button('', { icon: 'trash', secondary: true, title: 'Remove this comment', onClick: () => {
+      sendFeedback(context.post, { kind: 'removeComment', commentId: comment.id });
+      // The row goes with the comment: the keyboard stays on the hunk.
+      context.ui.focus(`${hunkKey}|comment`);
+    } })));
+  return row;
+}
+
+interface BoxOptions {
+  label: string;
+  text: string;
+  /** The control that opened the box: focus goes back to it when the box closes. */
+  back: string;
+  /** The box takes the place of the row's content (editing) instead of being added to it. */
+  replace?: boolean;
+  save(text: string): void;
+  /** The box closed; `holder` is where it was last drawn. */
+  closed?(holder: HTMLElement | null): void;
+}
+
+/** A small comment box: Enter saves, Shift+Enter adds a line, Escape cancels. */
+function openBox(container: HTMLElement, context: HunkContext, key: string, options: BoxOptions): void {
+  const open = context.ui.draft(key);
+  if (open?.isConnected) {
+    open.focus();
+    return;
+  }
+  const box = el('textarea', { class: 'comment-box', rows: '2', 'aria-label': options.label, placeholder: 'Comment for the agent: Enter saves, Shift+Enter adds a line, Escape cancels' });
+  box.value = options.text;
+  const close = () => {
+    context.ui.closeDraft(key);
+    const holder = box.parentElement;
+    box.remove();
+    options.closed?.(holder);
+    context.ui.focus(options.back);
+  };
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      const text = box.value.trim();
+      if (text && text !== options.text) options.save(text);
+      close();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  });
+  context.ui.openDraft(key, box);
+  if (options.replace) container.replaceChildren(icon('comment'));
+  container.append(context.ui.keepFocus(key, box));
+  box.focus();
 }
 
 /** A file's pending hunks, as shown in an edit card. */
-export function renderPendingFile(file: ReviewFileView, requestReview: RequestReview): HTMLElement {
+export function renderPendingFile(file: ReviewFileView, context: HunkContext, counts: HunkCounts): HTMLElement {
   return el('div', { class: 'tool-diff pending', 'data-path': file.path },
-    el('div', { class: 'diff-path' }, icon('diff'), ` ${file.label}`, el('span', { class: 'diff-stats' }, ` +${file.added} −${file.removed}`), originBadge(file)),
-    ...file.hunks.map((hunk) => renderHunk(file, hunk, requestReview)));
+    el('div', { class: 'diff-path' }, icon('diff'), ` ${file.label}`, el('span', { class: 'diff-stats' }, ` +${file.added} −${file.removed}`), originBadge(file),
+      fileReviewToggle(context, file, counts)),
+    ...file.hunks.map((hunk) => renderHunk(file, hunk, context)));
 }

@@ -1,10 +1,11 @@
-import { diffLines } from 'diff';
+import { agentDiffView, permissionChangeView, type AgentDiffView, type DiffContent, type PermissionChangeView } from '../../src/contract/agentDiff';
+import { fileProgress } from '../../src/contract/reviewProgress';
 import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/contract/viewModel';
 import { button, el, icon, isEditorPath } from '../dom';
 import { assertNever } from '../../src/util/assertNever';
 import type { ReviewStore } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
-import { renderPendingFile, reviewRequests } from './hunkView';
+import { renderPendingFile, type HunkContext } from './hunkView';
 import type { TerminalPanes } from './terminalView';
 
 /** What a card needs beyond its tool call: the host, the pending changes, the terminal panes. */
@@ -50,27 +51,35 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
       return link;
     })));
   }
-  tool.content.forEach((content, index) => card.append(tool.toolKind === 'execute' && content.type === 'text'
-    ? context.terminals.staticOutput(`${tool.toolCallId}#${index}`, tool.title, content.text)
-    : renderContent(content, context)));
+  // While the agent asks, its diffs are shown in the question, as the change to allow.
+  const change = tool.permission ? permissionChangeView(tool, diffViewOf) : null;
+  tool.content.forEach((content, index) => {
+    if (change && content.type === 'diff') return;
+    card.append(tool.toolKind === 'execute' && content.type === 'text'
+      ? context.terminals.staticOutput(`${tool.toolCallId}#${index}`, tool.title, content.text)
+      : renderContent(content, context, tool.toolCallId));
+  });
   // A display terminal the agent reports only in `_meta` still shows in its card.
   const metaTerminal = tool.content.some((content) => content.type === 'terminal') ? null : context.terminals.elementForToolCall(tool.toolCallId);
   if (metaTerminal) card.append(metaTerminal);
-  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool), context.post));
+  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool), change, context.post));
   if (tool.permissionNote) card.append(el('div', { class: 'permission-note' }, icon('shield'), ` ${tool.permissionNote}`));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
   return card;
 }
 
-function renderContent(content: ToolContentView, context: CardContext): HTMLElement {
+function renderContent(content: ToolContentView, context: CardContext, toolCallId: string): HTMLElement {
   switch (content.type) {
     case 'text':
       return el('pre', { class: 'tool-text' }, content.text);
     case 'diff': {
       // While the file has pending changes, the card offers them hunk by hunk.
       const pending = context.review.file(content.path);
-      return pending && pending.hunks.length > 0 ? renderPendingFile(pending, reviewRequests(context.post)) : renderDiff(content.path, content.oldText, content.newText);
+      if (!pending || pending.hunks.length === 0) return renderAgentDiff(diffViewOf(content));
+      const { feedback, ui } = context.review;
+      const hunks: HunkContext = { post: context.post, feedback, ui, surface: toolCallId };
+      return renderPendingFile(pending, hunks, fileProgress(pending, (hunkId) => feedback.isReviewed(hunkId)));
     }
     case 'terminal':
       return context.terminals.element(content.terminalId);
@@ -84,17 +93,31 @@ function renderContent(content: ToolContentView, context: CardContext): HTMLElem
   }
 }
 
-function renderDiff(path: string, oldText: string | null, newText: string): HTMLElement {
-  const body = el('pre', { class: 'diff-body' });
-  for (const part of diffLines(oldText ?? '', newText)) {
-    const lines = part.value.replace(/\n$/, '').split('\n');
-    const kind = part.added ? 'added' : part.removed ? 'removed' : 'context';
-    const shown = kind === 'context' && lines.length > 6 ? [...lines.slice(0, 3), '…', ...lines.slice(-3)] : lines;
-    for (const line of shown) {
-      body.append(el('div', { class: `diff-line diff-${kind}` }, `${kind === 'added' ? '+' : kind === 'removed' ? '-' : ' '} ${line}`));
-    }
+/** Cards are drawn again whenever the pending changes move: a diff is computed once per content. */
+const diffViews = new WeakMap<DiffContent, AgentDiffView>();
+
+function diffViewOf(content: DiffContent): AgentDiffView {
+  let view = diffViews.get(content);
+  if (!view) {
+    view = agentDiffView(content);
+    diffViews.set(content, view);
   }
-  return el('div', { class: 'tool-diff' }, el('div', { class: 'diff-path' }, icon('diff'), ` ${path}${oldText === null ? ' (new file)' : ''}`), body);
+  return view;
+}
+
+const diffSigns = { added: '+', removed: '-', context: ' ' } as const;
+
+function renderAgentDiff(diff: AgentDiffView): HTMLElement {
+  const body = el('pre', { class: 'diff-body' });
+  for (const hunk of diff.hunks) {
+    if (hunk.newStart > 1 || diff.hunks.length > 1) body.append(el('div', { class: 'diff-line diff-gap' }, `… line ${hunk.newStart}`));
+    for (const line of hunk.lines) body.append(el('div', { class: `diff-line diff-${line.kind}` }, `${diffSigns[line.kind]} ${line.text}`));
+  }
+  if (diff.hunks.length === 0) body.append(el('div', { class: 'diff-line diff-gap' }, 'No change: the new text is the same as the old.'));
+  if (diff.omittedLines > 0) body.append(el('div', { class: 'diff-line diff-gap' }, `… ${diff.omittedLines} more ${diff.omittedLines === 1 ? 'line' : 'lines'} not shown`));
+  return el('div', { class: 'tool-diff' },
+    el('div', { class: 'diff-path' }, icon('diff'), ` ${diff.path}${diff.newFile ? ' (new file)' : ''}`, el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
+    body);
 }
 
 /** The verb of a permission question about one file; kinds without one get the general question. */
@@ -111,7 +134,14 @@ function permissionQuestion(tool: ToolCallView): string {
   return path ? `The agent wants to ${verb} ${path}.` : `The agent wants to ${verb} a file.`;
 }
 
-function renderPermission(requestId: string, options: PermissionOptionView[], question: string, post: PostToHost): HTMLElement {
+/** The change an edit asks to make, shown before its options: the agent's diffs, or that it sent none. */
+function renderChange(change: PermissionChangeView | null): HTMLElement[] {
+  if (!change) return [];
+  if (change.kind === 'noDiff') return [el('div', { class: 'permission-no-diff', role: 'note' }, icon('warning'), ` ${change.sentence}`)];
+  return change.diffs.map((diff) => renderAgentDiff(diff));
+}
+
+function renderPermission(requestId: string, options: PermissionOptionView[], question: string, change: PermissionChangeView | null, post: PostToHost): HTMLElement {
   const row = el('div', { class: 'permission-options', role: 'group', 'aria-label': 'The agent asks for permission' });
   for (const option of options) {
     const allow = option.kind.startsWith('allow');
@@ -122,7 +152,7 @@ function renderPermission(requestId: string, options: PermissionOptionView[], qu
       onClick: () => post({ type: 'answerPermission', requestId, optionId: option.optionId }),
     }));
   }
-  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), row);
+  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...renderChange(change), row);
 }
 
 function disclosure(summary: string, text: string): HTMLElement {

@@ -1,6 +1,7 @@
-import { Readable, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentChannel } from './agentChannel';
+import { agentOutputStream } from './agentOutput';
 import { lineTee, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
@@ -84,7 +85,7 @@ export class AcpConnection {
     agentProcess.stdout.once('end', () => {
       outputEnded = true;
     });
-    const fromAgent = (Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>).pipeThrough(lineTee('in', (frame) => {
+    const fromAgent = agentOutputStream(agentProcess.stdout).pipeThrough(lineTee('in', (frame) => {
       if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       this.legacyModelsReader.received(frame.text);
       onFrame(frame);

@@ -136,6 +136,16 @@ describe('AcpConnection failure', () => {
     assert.equal(acpConnection.failure, null);
   });
 
+  test('an agent that keeps writing after a frame ended its connection cannot throw in the host', async (t) => {
+    // Node's Readable.toWeb throws an uncaught ERR_INVALID_STATE here (nodejs/node#64529).
+    t.mock.method(console, 'error', () => undefined);
+    const { agentOutput, acpConnection } = connection(t);
+    agentOutput.write(`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}\n`);
+    for (let index = 0; index < 2000; index++) agentOutput.write(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"${index}"}}}}\n`);
+    assert.equal((await acpConnection.failed).kind, 'unprocessable');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+
   test('frames the SDK answers and goes on from do not fail it', async (t) => {
     t.mock.method(console, 'error', () => undefined);
     const { agentOutput, acpConnection } = connection(t);

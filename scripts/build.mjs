@@ -1,5 +1,6 @@
 // One build for everything that ships: the extension host bundle (Node, CJS), the demo agent
-// (a Node program the extension spawns), and the webview bundle (browser) with its CSS and icons.
+// (a Node program the extension spawns), the webview bundle (browser) with its CSS and icons, and the
+// frame inspector's bundle and CSS.
 import { build, context } from 'esbuild';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,9 @@ const targets = [
   { ...common, entryPoints: ['src/demo-agent/demoAgent.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120' },
   { ...common, entryPoints: ['media/panel.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
+  // The frame inspector is a tab of its own with its own small bundle: the chat panel does not carry it.
+  { ...common, entryPoints: ['webview/inspector/main.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'chrome120' },
+  { ...common, entryPoints: ['webview/inspector/inspector.css'], outfile: 'dist/inspector.css', loader: { '.css': 'css' } },
 ];
 
 rmSync(dist, { recursive: true, force: true });

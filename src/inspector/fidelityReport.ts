@@ -4,6 +4,7 @@ import type { PermissionGrantView, ProjectRulesView } from '../contract/conversa
 import { toolKinds } from '../contract/viewModel';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
+import { agentIdentity, type AgentIdentity } from './agentIdentity';
 import { buildFrameIndex, type FrameMarkKind } from './frameIndex';
 import { emptyOutcomes, TrafficFacts, type Outcomes, type ToolFacts } from './trafficFacts';
 import { reportSummary } from './reportSummary';
@@ -63,7 +64,7 @@ export interface Counted {
 
 export interface FidelityReport {
   agentLabel: string;
-  agent: { name: string; title: string | null; version: string | null } | null;
+  agent: AgentIdentity | null;
   protocolVersion: number | null;
   capabilities: CapabilityUse[];
   promptContent: { type: string; declared: boolean; sent: number }[];
@@ -118,12 +119,6 @@ function record(value: unknown): Record<string, unknown> {
 
 function counted(counts: ReadonlyMap<string, number>): Counted[] {
   return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-}
-
-function agentOf(init: Record<string, unknown>): FidelityReport['agent'] {
-  const info = record(init.agentInfo);
-  if (typeof info.name !== 'string') return null;
-  return { name: info.name, title: typeof info.title === 'string' ? info.title : null, version: typeof info.version === 'string' ? info.version : null };
 }
 
 function capabilityUses(facts: TrafficFacts, declared: Record<string, unknown>): CapabilityUse[] {
@@ -195,7 +190,7 @@ export function fidelityReport(inputs: ReportInputs): FidelityReport {
   const inside = (path: string) => insideWorkspace(path, inputs.workspaceRoots);
   const report: Omit<FidelityReport, 'summary'> = {
     agentLabel: inputs.agentLabel,
-    agent: agentOf(init),
+    agent: agentIdentity(init.agentInfo),
     protocolVersion: typeof init.protocolVersion === 'number' ? init.protocolVersion : null,
     capabilities: capabilityUses(facts, declared),
     promptContent: PROMPT_TYPES.map(({ type, declared: isDeclared }) => ({ type, declared: isDeclared(record(declared.promptCapabilities)), sent: facts.promptContent.get(type) ?? 0 })),

@@ -1,12 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Frame, FrameDirection } from '../acp/frames';
+import type { FrameMarkKindView } from '../contract/inspectorView';
 import { parseFrameText } from '../acp/redact';
 import { isRecord } from '../util/untrustedJson';
 import { rpcMessage, type RpcKind, type RpcMessage } from './rpcMessage';
 import { ToolCallAttribution } from './toolCallAttribution';
 
-/** Why a frame did not reach the conversation as it was sent. */
-export type FrameMarkKind = 'malformed' | 'dropped' | 'salvaged' | 'unknown';
+export type FrameMarkKind = FrameMarkKindView;
 
 export interface FrameMark {
   kind: FrameMarkKind;

@@ -2,6 +2,7 @@ import type { Frame, FrameDirection } from '../acp/frames';
 import { redactFrames } from '../acp/frameRedaction';
 import { parseFrameText } from '../acp/redact';
 import { isRecord } from '../util/untrustedJson';
+import { agentIdentity, type AgentIdentity } from './agentIdentity';
 
 /** The recording format this code writes and reads. */
 export const RECORDING_FORMAT = 1;
@@ -13,7 +14,7 @@ export interface RecordingHeader {
   format: number;
   /** The ACP protocol version of the conversation (what `initialize` agreed). */
   protocolVersion: number | null;
-  agent: { name: string; title: string | null; version: string | null } | null;
+  agent: AgentIdentity | null;
   /** The session's folder when it was recorded. */
   cwd: string | null;
   recordedAt: string;
@@ -58,6 +59,18 @@ export function writeRecording(header: Omit<RecordingHeader, 'format'>, frames: 
   return `${lines.join('\n')}\n`;
 }
 
+/** The header for a conversation's frames: who the agent said it was in its `initialize` answer. */
+export function recordingHeader(frames: readonly Frame[], cwd: string | null, recordedAt: Date): Omit<RecordingHeader, 'format'> {
+  for (const frame of frames) {
+    if (frame.direction !== 'in' || !frame.text.includes('"protocolVersion"')) continue;
+    const value = parseFrameText(frame.text);
+    const result = isRecord(value) && isRecord(value.result) ? value.result : null;
+    if (!result || typeof result.protocolVersion !== 'number') continue;
+    return { protocolVersion: result.protocolVersion, agent: agentIdentity(result.agentInfo), cwd, recordedAt: recordedAt.toISOString() };
+  }
+  return { protocolVersion: null, agent: null, cwd, recordedAt: recordedAt.toISOString() };
+}
+
 function readHeader(line: string | undefined): RecordingHeader {
   const value = line === undefined ? undefined : parseFrameText(line);
   if (!isRecord(value) || typeof value.tandemRecording !== 'number') {
@@ -70,10 +83,7 @@ function readHeader(line: string | undefined): RecordingHeader {
   if (protocolVersion !== null && protocolVersion !== 1) {
     throw new RecordingError(`This recording speaks ACP protocol version ${protocolVersion}; Tandem speaks version 1.`);
   }
-  const agent = isRecord(value.agent) && typeof value.agent.name === 'string'
-    ? { name: value.agent.name, title: typeof value.agent.title === 'string' ? value.agent.title : null, version: typeof value.agent.version === 'string' ? value.agent.version : null }
-    : null;
-  return { format: RECORDING_FORMAT, protocolVersion, agent, cwd: typeof value.cwd === 'string' ? value.cwd : null, recordedAt: typeof value.recordedAt === 'string' ? value.recordedAt : '' };
+  return { format: RECORDING_FORMAT, protocolVersion, agent: agentIdentity(value.agent), cwd: typeof value.cwd === 'string' ? value.cwd : null, recordedAt: typeof value.recordedAt === 'string' ? value.recordedAt : '' };
 }
 
 function readFrame(line: string, origin: number): Frame | string {

@@ -1,7 +1,7 @@
+import type { RpcKindView } from '../contract/inspectorView';
 import { isRecord } from '../util/untrustedJson';
 
-/** What one line of the traffic is, as JSON-RPC 2.0 sees it. */
-export type RpcKind = 'request' | 'notification' | 'result' | 'error' | 'malformed';
+export type RpcKind = RpcKindView;
 
 export type RpcMessage =
   | { kind: 'request'; id: string; method: string; params: unknown }

@@ -1,0 +1,141 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Frame, FrameStore } from '../../acp/frames';
+import { conversationFrames } from '../../inspector/conversationFrames';
+import { fidelityReport } from '../../inspector/fidelityReport';
+import { buildFrameIndex } from '../../inspector/frameIndex';
+import type { InspectedConversation } from '../../inspector/inspectedConversation';
+import { exportFrames, recordingHeader, writeRecording } from '../../inspector/recording';
+import { reportMarkdown } from '../../inspector/reportMarkdown';
+import { DisposableBase } from '../../util/disposable';
+import { errorMessage, type Logger } from '../../util/logger';
+import { FrameInspectorPanel, type InspectorTarget } from './frameInspectorPanel';
+
+export interface InspectorFeatureOptions {
+  extensionUri: vscode.Uri;
+  /** The window's frames, every agent's. */
+  frames: FrameStore;
+  /** The conversation in front of the user; null until it opened a session. */
+  conversation(): InspectedConversation | null;
+  /** Brings the chat panel to the tool call's card. */
+  showInThread(toolCallId: string): void;
+  logger: Logger;
+}
+
+const NO_CONVERSATION = 'No conversation to inspect yet: start one with an agent first.';
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-').slice(0, 19);
+}
+
+/** Asks where to save, then writes; the user's home is offered so nothing lands in the project unasked. */
+async function saveText(name: string, filters: Record<string, string[]>, text: () => string): Promise<vscode.Uri | null> {
+  const uri = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(homedir(), name)), filters });
+  if (!uri) return null;
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));
+  return uri;
+}
+
+/**
+ * The inspector's commands: the frame inspector tab (one, re-aimed at whichever conversation it
+ * is opened for), the fidelity report, exports and recordings of the conversation in front.
+ */
+export class InspectorFeature extends DisposableBase {
+  private panel: FrameInspectorPanel | null = null;
+
+  constructor(private readonly options: InspectorFeatureOptions) {
+    super();
+    this.register(vscode.commands.registerCommand('tandem.showFrameInspector', (toolCallId?: unknown) => this.run(() => this.showInspector(typeof toolCallId === 'string' ? toolCallId : null))));
+    this.register(vscode.commands.registerCommand('tandem.showFidelityReport', () => this.run(() => this.showReport())));
+    this.register(vscode.commands.registerCommand('tandem.exportConversationFrames', () => this.run(() => this.exportFrames())));
+    this.register(vscode.commands.registerCommand('tandem.saveRecording', () => this.run(() => this.saveRecording())));
+  }
+
+  override dispose(): void {
+    this.panel?.dispose();
+    super.dispose();
+  }
+
+  /** Opens the inspector on a target of its own (a replay's frames). */
+  inspect(target: InspectorTarget, toolCallId: string | null = null): void {
+    if (!this.panel) {
+      const panel = new FrameInspectorPanel(this.options.extensionUri, target, this.options.logger);
+      this.panel = panel;
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = null;
+      });
+    }
+    this.panel.show(target, toolCallId);
+  }
+
+  private async run(command: () => Promise<void> | void): Promise<void> {
+    try {
+      await command();
+    } catch (error) {
+      this.options.logger.error(`[inspector] ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Tandem: ${errorMessage(error)}`);
+    }
+  }
+
+  private conversation(): { conversation: InspectedConversation; frames: Frame[] } | null {
+    const conversation = this.options.conversation();
+    if (!conversation) {
+      void vscode.window.showInformationMessage(NO_CONVERSATION);
+      return null;
+    }
+    const all = this.options.frames.frames();
+    return { conversation, frames: conversationFrames(all, buildFrameIndex(all), conversation.sessionIds) };
+  }
+
+  private showInspector(toolCallId: string | null): void {
+    const found = this.conversation();
+    if (!found) return;
+    const { conversation } = found;
+    let frames = found.frames;
+    this.inspect({
+      title: `Frames: ${conversation.label}`,
+      note: () => {
+        const dropped = this.options.frames.dropped;
+        return dropped > 0 ? `The oldest ${dropped.toLocaleString()} frames of this window were dropped to bound memory.` : null;
+      },
+      frames: () => {
+        // Each open and refresh reads what arrived since.
+        frames = this.conversation()?.frames ?? frames;
+        return frames;
+      },
+      hasToolCall: (id) => conversation.hasToolCall(id),
+      showInThread: (id) => this.options.showInThread(id),
+      showReport: () => void this.run(() => this.showReport()),
+      exportFrames: () => void this.run(() => this.exportFrames()),
+    }, toolCallId);
+  }
+
+  private async showReport(): Promise<void> {
+    const found = this.conversation();
+    if (!found) return;
+    const { conversation, frames } = found;
+    const { projectRules, tandemGrants } = conversation.permissions();
+    const report = fidelityReport({ frames, agentLabel: conversation.label, workspaceRoots: conversation.workspaceRoots, files: conversation.files(), projectRules, tandemGrants });
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: reportMarkdown(report) });
+    await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+    const choice = await vscode.window.showInformationMessage(report.summary, 'Export JSON…');
+    if (choice) await saveText(`tandem-report-${stamp(new Date())}.json`, { JSON: ['json'] }, () => `${JSON.stringify(report, null, 2)}\n`);
+  }
+
+  private async exportFrames(): Promise<void> {
+    const found = this.conversation();
+    if (!found) return;
+    const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(found.frames));
+    if (saved) void vscode.window.showInformationMessage(`Saved ${found.frames.length} frames, redacted, to ${saved.fsPath}.`);
+  }
+
+  private async saveRecording(): Promise<void> {
+    const found = this.conversation();
+    if (!found) return;
+    const now = new Date();
+    const header = recordingHeader(found.frames, found.conversation.cwd, now);
+    const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, found.frames));
+    if (saved) void vscode.window.showInformationMessage(`Saved a recording of ${found.frames.length} frames, redacted, to ${saved.fsPath}.`);
+  }
+}

@@ -49,8 +49,9 @@ export type FileContent = Uint8Array | null | { unkept: string };
 /** Bursts (an agent writing many files) are saved once. */
 const SAVE_DELAY_MS = 500;
 
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 }
 
 export class CheckpointStore implements Disposable {
@@ -209,7 +210,7 @@ export class CheckpointStore implements Disposable {
     if (content === null) return { kind: 'absent' };
     if (!(content instanceof Uint8Array)) return { kind: 'unkept', reason: content.unkept };
     if (content.length > this.limits.maxBytes) {
-      return { kind: 'unkept', reason: `it was ${megabytes(content.length)}, more than the ${megabytes(this.limits.maxBytes)} Tandem keeps for checkpoints` };
+      return { kind: 'unkept', reason: `it was ${sizeText(content.length)}, more than the ${sizeText(this.limits.maxBytes)} Tandem keeps for checkpoints` };
     }
     const hash = sha256(content);
     this.retain(hash, content.length, content);
@@ -251,7 +252,7 @@ export class CheckpointStore implements Disposable {
       const oldest = live.shift() as Checkpoint;
       this.drop(oldest, live.length >= this.limits.maxCheckpoints
         ? `Tandem keeps the last ${this.limits.maxCheckpoints} checkpoints of a workspace, and this one is older.`
-        : `Tandem keeps at most ${megabytes(this.limits.maxBytes)} of file copies for the checkpoints of a workspace, and let the oldest go.`);
+        : `Tandem keeps at most ${sizeText(this.limits.maxBytes)} of file copies for the checkpoints of a workspace, and let the oldest go.`);
     }
     this.forgetOldDropped();
   }

@@ -1,0 +1,115 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createSessionFs } from '../../src/fs/sessionFs';
+import { ChangeFeed } from '../../src/review/changeFeed';
+import { ChangeLedger } from '../../src/review/changeLedger';
+import { CheckpointStore, type Checkpoint, type CheckpointIndexStorage, type CheckpointLimits, CHECKPOINT_LIMITS } from '../../src/review/checkpoints';
+import { planRestore, type RestoreReader } from '../../src/review/checkpointsPlan';
+import { CheckpointRecorder } from '../../src/review/checkpointsRecorder';
+import { CheckpointRestorer } from '../../src/review/checkpointsRestore';
+import { Emitter } from '../../src/util/emitter';
+import { silentLogger } from '../../src/util/logger';
+import { checkpointContent, DirectoryBlobs, readForCheckpoint } from '../../src/vscode/review/checkpointDisk';
+import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
+import { DiskBackedDocuments } from './memoryDocuments';
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Workspace state as a plain map: what a reloaded window reads back. */
+export function memoryIndex(state = new Map<string, unknown>()): CheckpointIndexStorage & { state: Map<string, unknown> } {
+  return {
+    state,
+    read: () => state.get('index'),
+    write: async (index) => {
+      state.set('index', JSON.parse(JSON.stringify(index)));
+    },
+  };
+}
+
+/** sha256 of every file under `root`, by path relative to it: the project's state, byte for byte. */
+export function projectHashes(root: string): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hashes[relative(root, path)] = sha256(readFileSync(path));
+    }
+  };
+  walk(root);
+  return hashes;
+}
+
+/**
+ * One workspace with Tandem's real file service, change ledger, checkpoints (copies in a real
+ * folder, the index in a map) and review writer, over the disk-backed document stand-in: an
+ * agent can change files through the editor (fs/write_text_file) or on disk (tool calls).
+ */
+export function checkpointedWorkspace(workspace: string, storage: string, options: { index?: ReturnType<typeof memoryIndex>; limits?: CheckpointLimits } = {}) {
+  const documents = new DiskBackedDocuments([workspace]);
+  const ledger = new ChangeLedger();
+  const feed = new ChangeFeed(ledger);
+  documents.onDidChange(({ path, text }) => feed.documentChanged(path, text));
+  const index = options.index ?? memoryIndex();
+  const store = new CheckpointStore(new DirectoryBlobs(storage), index, options.limits ?? CHECKPOINT_LIMITS, silentLogger);
+  const recorder = new CheckpointRecorder(store, { read: checkpointContent }, () => ledger.files().map((file) => file.path));
+  const updates = new Emitter<acp.SessionUpdate>();
+  const fs = createSessionFs({
+    key: 'session-1',
+    cwd: workspace,
+    thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
+    logger: silentLogger,
+    onUpdate: updates.event,
+    agentInfo: () => null,
+  }, {
+    roots: () => [workspace],
+    documents,
+    decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => true, allowExecutionControlWrite: async () => true },
+    changes: recorder.watch(feed),
+  });
+  const reader: RestoreReader = {
+    current: (path) => readForCheckpoint(path, [workspace]),
+    unsaved: (path) => documents.open.has(path) && (!existsSync(path) || readFileSync(path, 'utf8') !== documents.open.get(path)),
+    label: (path) => relative(workspace, path),
+  };
+  const writer = new ReviewWriter(ledger, documents);
+  const restorer = new CheckpointRestorer(store, ledger, (writes) => writer.redo(writes), reader);
+  const thread: { kind: string; id: string; text: string }[] = [];
+  let toolCalls = 0;
+
+  return {
+    documents, ledger, store, recorder, restorer, fs, reader, index,
+    /** A user message: its checkpoint, as the prompt path takes it. */
+    async prompt(text: string): Promise<Checkpoint> {
+      const checkpoint = await recorder.beforePrompt('tab-1', text);
+      thread.push({ kind: 'user', id: `e${thread.length + 1}`, text });
+      recorder.sent(checkpoint, { length: thread.length, entryAt: (at) => thread[at] });
+      return checkpoint;
+    },
+    /** The agent writes through the editor (fs/write_text_file). */
+    async editorWrite(path: string, content: string): Promise<void> {
+      await fs.writeTextFile({ sessionId: 's', path, content });
+    },
+    /** The agent changes the disk itself in an edit tool call (null deletes). */
+    diskWrite(path: string, after: string | Buffer | null): void {
+      const toolCallId = `t${++toolCalls}`;
+      updates.fire({ sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: after === null ? 'delete' : 'edit', status: 'pending', locations: [{ path }] });
+      if (after === null) rmSync(path);
+      else writeFileSync(path, after);
+      updates.fire({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+    },
+    plan: (checkpointId: string) => planRestore(store, checkpointId, reader),
+    /** Plans and restores, keeping the user's version of `keepMine`. */
+    async restoreTo(checkpointId: string, keepMine: readonly string[] = []) {
+      const plan = await planRestore(store, checkpointId, reader);
+      const outcome = await restorer.restore(plan, new Set(keepMine), 'test');
+      return { plan, outcome };
+    },
+    dispose(): void {
+      fs.dispose();
+      store.dispose();
+    },
+  };
+}

@@ -1,0 +1,223 @@
+import type { CheckpointAction, CheckpointHostMessage, CheckpointPreviewView, CheckpointsView, RestoreScope } from '../contract/checkpointView';
+import type { Checkpoint, CheckpointStore } from '../review/checkpoints';
+import { conversationRestore } from '../review/checkpointsConversation';
+import type { RestorePlan } from '../review/checkpointsPlan';
+import type { CheckpointRecorder } from '../review/checkpointsRecorder';
+import { restoreSummary, type RestoreOutcome } from '../review/checkpointsRestore';
+import { assertNever } from '../util/assertNever';
+import { CoalescedTask } from '../util/coalescedTask';
+import { DisposableStore, type Disposable } from '../util/disposable';
+import { errorMessage } from '../util/logger';
+import type { OpenConversations } from './openConversations';
+import type { SessionTab } from './sessionTab';
+
+/** The checkpoints of the workspace, as the editor side provides them. */
+export interface CheckpointService {
+  readonly store: CheckpointStore;
+  readonly recorder: CheckpointRecorder;
+  plan(checkpointId: string): Promise<RestorePlan>;
+  restore(plan: RestorePlan, keepMine: ReadonlySet<string>, label: string): Promise<RestoreOutcome>;
+  /** A path as the user reads it. */
+  label(path: string): string;
+}
+
+/** A preview shown in the panel, waiting for the user's choice. */
+interface OpenPreview {
+  id: string;
+  plan: RestorePlan;
+  tabId: string;
+  checkpoint: Checkpoint;
+  /** The message restored to; null for "Redo restore". */
+  entryId: string | null;
+  /** How the notice names the point restored to. */
+  restoredTo: string;
+}
+
+/** Checkpoint news reach the panel once per burst (an agent writing many files). */
+const REFRESH_DELAY_MS = 100;
+
+function canFork(tab: SessionTab): boolean {
+  return tab.session.history.fork && tab.session.currentSessionId !== null;
+}
+
+/**
+ * "Restore to here" in the panel: which user messages of the conversation in front have a
+ * checkpoint, the preview of a restore, the restore of the code and/or the conversation (in a
+ * new tab), and "Redo restore". Also the prompt path's hook, so each message gets its checkpoint.
+ */
+export class CheckpointPanel implements Disposable {
+  private preview: OpenPreview | null = null;
+  private nextPreviewId = 1;
+  /** What the agent of a continued conversation is told with its next message, by session key. */
+  private readonly notes = new Map<string, string[]>();
+  private readonly subscriptions = new DisposableStore();
+  private readonly refreshLater = this.subscriptions.add(new CoalescedTask(REFRESH_DELAY_MS, () => this.refresh()));
+
+  constructor(
+    private readonly service: CheckpointService,
+    private readonly tabs: OpenConversations,
+    private readonly post: (message: CheckpointHostMessage) => void,
+    private readonly tabsChanged: () => void,
+  ) {
+    this.subscriptions.add(service.store.onDidChange(() => this.refreshLater.schedule()));
+  }
+
+  /** Before a user message goes out: its checkpoint (resolves once it is taken). */
+  beforePrompt(tab: SessionTab, text: string): Promise<Checkpoint> {
+    return this.service.recorder.beforePrompt(tab.id, text);
+  }
+
+  /** Right after the prompt started: the thread holds the message now. */
+  sent(tab: SessionTab, checkpoint: Checkpoint): void {
+    this.service.recorder.sent(checkpoint, tab.session.thread);
+  }
+
+  /** Notes for the agent of a conversation continued from a checkpoint, once; then cleared. */
+  takePromptNotes(sessionKey: string): string[] {
+    const notes = this.notes.get(sessionKey) ?? [];
+    this.notes.delete(sessionKey);
+    return notes;
+  }
+
+  view(): CheckpointsView {
+    const tab = this.tabs.active;
+    const store = this.service.store;
+    const last = store.lastRestore;
+    const messages = store.list().filter((checkpoint) => checkpoint.kind === 'message' && checkpoint.tabId === tab.id && checkpoint.messageId !== null)
+      .map((checkpoint) => ({
+        entryId: checkpoint.messageId as string,
+        restorable: checkpoint.dropped === null,
+        reason: checkpoint.dropped,
+        lastRestored: last?.restoredTo === checkpoint.id,
+      }));
+    return { messages, redo: last ? `Put back what the files held ${last.label}` : null };
+  }
+
+  /** The conversation in front changed (or the webview came back): its checkpoints again. */
+  refresh(): void {
+    this.refreshLater.cancel();
+    this.post({ type: 'checkpointsChanged', checkpoints: this.view() });
+  }
+
+  async handle(action: CheckpointAction): Promise<void> {
+    switch (action.kind) {
+      case 'preview':
+        return this.previewMessage(action.entryId);
+      case 'previewRedo':
+        return this.previewRedo();
+      case 'restore':
+        return this.restore(action.previewId, action.scope, new Set(action.keepMine));
+      case 'dismiss':
+        if (this.preview?.id === action.previewId) this.closePreview();
+        return;
+      default:
+        assertNever(action, 'checkpoint action');
+    }
+  }
+
+  /** Shows what "Redo restore" would change (the command and the panel's button). */
+  async previewRedo(): Promise<void> {
+    const point = this.service.store.lastRestore;
+    if (!point) return this.showError('Nothing to redo: no restore can be taken back.');
+    await this.showPreview(this.tabs.active, point, null, point.label);
+  }
+
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.notes.clear();
+  }
+
+  private async previewMessage(entryId: string): Promise<void> {
+    const tab = this.tabs.active;
+    const checkpoint = this.service.store.forMessage(tab.id, entryId);
+    if (!checkpoint) return this.showError('This message has no checkpoint: it was sent before Tandem kept them, or in another window.');
+    await this.showPreview(tab, checkpoint, entryId, `before your message “${checkpoint.label}”`);
+  }
+
+  private async showPreview(tab: SessionTab, checkpoint: Checkpoint, entryId: string | null, restoredTo: string): Promise<void> {
+    const plan = await this.service.plan(checkpoint.id);
+    const id = `p${this.nextPreviewId++}`;
+    this.preview = { id, plan, tabId: tab.id, checkpoint, entryId, restoredTo };
+    this.post({ type: 'checkpointPreview', preview: this.previewView(this.preview, tab) });
+  }
+
+  private previewView(preview: OpenPreview, tab: SessionTab): CheckpointPreviewView {
+    const { plan } = preview;
+    const conversation = preview.entryId === null ? null : canFork(tab)
+      ? `The conversation continues in a new tab, in a fork of this session that is told to disregard this message and what followed.`
+      : `The conversation continues in a new tab, as a new session of ${tab.agent.label} (it cannot fork this one), told what you had asked before this message.`;
+    return {
+      previewId: preview.id,
+      entryId: preview.entryId,
+      title: preview.entryId === null ? `Redo restore: put back what the files held ${preview.checkpoint.label}` : `Restore to ${preview.restoredTo}`,
+      files: plan.files.map((file) => ({
+        path: file.path,
+        label: this.service.label(file.path),
+        action: file.action,
+        added: file.added,
+        removed: file.removed,
+        binary: file.binary,
+        handEdit: file.handEdit,
+        note: file.note,
+      })),
+      problems: plan.problems,
+      error: plan.error,
+      conversation,
+    };
+  }
+
+  private closePreview(): void {
+    this.preview = null;
+    this.post({ type: 'checkpointPreview', preview: null });
+  }
+
+  private async restore(previewId: string, scope: RestoreScope, keepMine: ReadonlySet<string>): Promise<void> {
+    const preview = this.preview;
+    if (!preview || preview.id !== previewId) return this.closePreview();
+    this.closePreview();
+    const tab = this.tabs.find(preview.tabId) ?? this.tabs.active;
+    // An agent at work would go on changing files under the restore.
+    if (this.tabs.view().tabs.some((open) => open.busy)) return this.showError('Nothing was restored: an agent is still working. Stop it (or wait for its turn to end), then restore again.');
+    const codeRestored = scope !== 'conversation' && (await this.restoreCode(tab, preview, keepMine));
+    if (scope !== 'code' && preview.entryId !== null) await this.continueFrom(tab, preview.entryId, codeRestored);
+    this.refresh();
+  }
+
+  /** True when the files are back at that point (some written, or none needed it). */
+  private async restoreCode(tab: SessionTab, preview: OpenPreview, keepMine: ReadonlySet<string>): Promise<boolean> {
+    const { plan } = preview;
+    if (plan.error !== null) {
+      tab.session.thread.addNotice('warning', `The files were not restored. ${plan.error}`);
+      return false;
+    }
+    try {
+      const outcome = await this.service.restore(plan, keepMine, preview.checkpoint.label);
+      const unexpected = outcome.skipped.some((skip) => !keepMine.has(skip.path)) || plan.problems.length > 0;
+      tab.session.thread.addNotice(unexpected ? 'warning' : 'info', restoreSummary(outcome, plan.problems, (path) => this.service.label(path), preview.restoredTo));
+      return outcome.written.length > 0 || plan.files.length === 0;
+    } catch (error) {
+      tab.session.thread.addNotice('error', `The files could not be restored: ${errorMessage(error)}. Nothing was lost: what was written is listed in the log, and "Redo restore" puts it back.`, ['showLog']);
+      return false;
+    }
+  }
+
+  /** The conversation goes on from before the message in a new tab; the original stays as it is. */
+  private async continueFrom(tab: SessionTab, entryId: string, codeRestored: boolean): Promise<void> {
+    const sessionId = tab.session.currentSessionId;
+    const decision = conversationRestore({ entries: tab.session.thread.snapshot(), messageId: entryId, agentLabel: tab.agent.label, canFork: canFork(tab), codeRestored });
+    if (!decision) return this.showError('That message is no longer in the conversation.');
+    const copy = this.tabs.open(tab.agent);
+    copy.session.thread.restore(decision.entries);
+    copy.session.thread.setFact('title', `${tab.title} (restored)`);
+    copy.session.thread.addNotice('info', decision.notice);
+    this.notes.set(copy.session.key, [decision.agentNote]);
+    this.tabsChanged();
+    if (decision.route === 'fork' && sessionId) await copy.openExisting({ kind: 'fork', sessionId }, 'fork the session');
+    else await copy.session.start();
+    this.tabsChanged();
+  }
+
+  private showError(sentence: string): void {
+    this.tabs.active.session.thread.addNotice('warning', sentence);
+  }
+}

@@ -1,6 +1,6 @@
 import { constants, lstatSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, stat, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, mkdir, open, readlink, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { followLinks, resolveAgentPath } from './pathBoundary';
 
 /** A file Tandem will not open or write, with the sentence that says why. */
@@ -157,16 +157,48 @@ export async function ensureRegularFile(realPath: string): Promise<void> {
   }
 }
 
-/** Makes `text` the exact content of the regular file at a checked real path, creating it if missing. */
-export async function writeRegularFile(realPath: string, text: string): Promise<void> {
+/** Makes `content` (bytes as they are, text as UTF-8) the exact content of the regular file at a checked real path, creating it if missing. */
+export async function writeRegularFile(realPath: string, content: string | Uint8Array): Promise<void> {
   await prepareRegularFile(realPath);
   const { handle } = await openChecked(realPath, constants.O_WRONLY | constants.O_CREAT);
   try {
     await handle.truncate(0);
-    await handle.writeFile(text);
+    await handle.writeFile(content);
   } finally {
     await handle.close();
   }
+}
+
+/** True when the regular file at a checked real path holds exactly `expected` (null: nothing is there). */
+export async function holdsExactly(realPath: string, expected: Uint8Array | null): Promise<boolean> {
+  const entry = await entryAt(realPath);
+  if (entry === null || expected === null) return entry === null && expected === null;
+  assertRegular(realPath, entry);
+  if (entry.size !== expected.length) return false;
+  const bytes = await readRegularFile(realPath, expected.length).catch((error: unknown) => {
+    // Replaced or grown while it was read: it holds something else now.
+    if (error instanceof FileRefused) return null;
+    throw error;
+  });
+  return bytes !== null && Buffer.compare(bytes, expected) === 0;
+}
+
+/**
+ * Exact content for the file `path` (absolute) names, checked as writeTarget does: bytes as they
+ * are, text as UTF-8, null removes the entry (a link itself, not what it points to). With
+ * `replaces` (null: no file), only while the file still holds exactly that: what the user (or
+ * anything else) saved over it since is never overwritten.
+ */
+export async function replaceFileContent(path: string, roots: readonly string[], content: string | Uint8Array | null, replaces?: Uint8Array | null): Promise<void> {
+  if (replaces !== undefined && !(await holdsExactly(writeTarget(path, roots), replaces))) {
+    throw new FileRefused(path, 'it changed on disk since the agent\'s change, so Tandem left it as it is');
+  }
+  if (content === null) {
+    // The entry goes from the real folder it was checked in.
+    await rm(join(writeTarget(dirname(path), roots), basename(path)), { force: true });
+    return;
+  }
+  await writeRegularFile(writeTarget(path, roots), content);
 }
 
 /**

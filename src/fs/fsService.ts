@@ -7,18 +7,17 @@ import { executionControlReason } from './executionControlFiles';
 import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
 import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
 
-/** The editor's view of files: open documents first (unsaved text included), then the disk. */
+/** The editor's view of files: unsaved text of open documents first, then the disk. */
 export interface DocumentStore {
-  /** The open document's current text, or undefined when the file is not open. */
+  /** The open document's unsaved text (BOM included), or undefined when it has none: the disk is the truth then. */
   openText(path: string): string | undefined;
-  /** The file's bytes on disk, or null when it does not exist (only regular files, up to the text size limit). */
-  readDisk(path: string): Promise<Uint8Array | null>;
   /**
    * Makes `text` the file's content as one undoable edit of minimal changes, then saves (creating
    * folders). Refuses when a link along the path changes during the write, and never creates a
-   * file through a link.
+   * file through a link. Returns the exact text the file holds afterwards: `text`, except that
+   * lines whose text is unchanged may keep line endings of their own (a file that mixes them).
    */
-  write(path: string, text: string): Promise<void>;
+  write(path: string, text: string): Promise<string>;
 }
 
 /** Decisions only the user can make. */
@@ -87,6 +86,7 @@ export class EditorFsService implements FsPort, Disposable {
         throw acp.RequestError.invalidRequest({ path }, `The user changed ${path} after you read it and kept their version. Read the file again before editing it.`);
       }
     }
+    let after = next;
     if (before !== next) {
       await this.confirmExecutionControl(path);
       // The question above, or the read, gave time to swap a link: the write goes where the check said, or nowhere.
@@ -95,12 +95,12 @@ export class EditorFsService implements FsPort, Disposable {
       } catch (error) {
         throw asAgentError(error);
       }
-      await this.options.documents.write(path, next).catch((error: unknown) => {
+      after = await this.options.documents.write(path, next).catch((error: unknown) => {
         throw asAgentError(error);
       });
-      this.options.changes.record(path, { before, after: next, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
+      this.options.changes.record(path, { before, after, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
     }
-    this.lastSeen.set(path, next);
+    this.lastSeen.set(path, after);
     return {};
   }
 

@@ -29,8 +29,13 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
   const changes = { record: (path: string, change: RecordedChange) => options.changes.record(path, change, session.key) };
   const documents: DocumentStore = {
     openText: (path) => options.documents.openText(path),
-    readDisk: (path) => options.documents.readDisk(path),
-    write: (path, text) => options.changes.agentWrite(path, () => options.documents.write(path, text)),
+    write: async (path, text) => {
+      let written = text;
+      await options.changes.agentWrite(path, async () => {
+        written = await options.documents.write(path, text);
+      });
+      return written;
+    },
   };
   const fs = new EditorFsService({
     cwd: session.cwd,

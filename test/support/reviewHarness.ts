@@ -17,7 +17,7 @@ import { DiskBackedDocuments } from './memoryDocuments';
  * wires up, minus VS Code.
  */
 export function reviewedFiles(workspace: string) {
-  const documents = new DiskBackedDocuments();
+  const documents = new DiskBackedDocuments([workspace]);
   const ledger = new ChangeLedger();
   const feed = new ChangeFeed(ledger);
   documents.onDidChange(({ path, text }) => feed.documentChanged(path, text));
@@ -51,9 +51,10 @@ export function diskReview(workspace: string) {
   return { documents, ledger, feed, fs, notices, writer, send: (update: acp.SessionUpdate) => updates.fire(update) };
 }
 
-/** A session whose fs requests are served by `reviewedFiles`. */
+/** A session whose fs requests are served by `reviewedFiles`; undo and redo go through the product's review writer. */
 export function reviewedSession(definition: AgentDefinition, workspace: string) {
   const { documents, ledger, createFs } = reviewedFiles(workspace);
+  const writer = new ReviewWriter(ledger, documents);
   const frames = new FrameStore();
   const session = new SessionController(definition, {
     workspaceRoot: workspace,
@@ -62,7 +63,7 @@ export function reviewedSession(definition: AgentDefinition, workspace: string) 
     logger: silentLogger,
     services: { createFs },
   });
-  return { session, documents, ledger, frames };
+  return { session, documents, ledger, frames, writer };
 }
 
 /** Answers every permission the agent asks during `turn` with its allow-once option. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
+import { withoutBom } from '../../fs/textContent';
 import { ChangeFeed } from '../../review/changeFeed';
 import { ChangeLedger, StaleHunkError, type FileWrite, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
@@ -7,8 +8,8 @@ import { CoalescedTask } from '../../util/coalescedTask';
 import { DisposableBase, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
-import type { EditorDocuments } from '../editorDocuments';
-import { ReviewWriter, writeFailureMessage } from './reviewWriter';
+import { keepLineEndings } from './exactLines';
+import { ReviewWriter, writeFailureMessage, type DocumentWriter } from './reviewWriter';
 
 const STATE_KEY = 'tandem.review.ledger';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
@@ -50,17 +51,21 @@ export class ReviewController extends DisposableBase implements ReviewSource {
 
   private readonly writer: ReviewWriter;
 
-  constructor(private readonly state: vscode.Memento, documents: EditorDocuments, private readonly logger: Logger) {
+  constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
     this.feed = new ChangeFeed(this.ledger);
-    this.writer = new ReviewWriter(this.ledger, documents);
+    // The ledger already holds what an undo writes: the document changes and saves on the way are not hand edits.
+    this.writer = new ReviewWriter(this.ledger, {
+      restore: (path, text) => this.feed.agentWrite(path, () => documents.restore(path, text)),
+      writeExact: (path, content, replaces) => this.feed.agentWrite(path, () => documents.writeExact(path, content, replaces)),
+    });
     this.register(this.ledger.onDidChange(() => {
       this.changeEmitter.fire();
       this.save.schedule();
     }));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document }) => {
-      if (document.uri.scheme === 'file') this.feed.documentChanged(document.uri.fsPath, document.getText());
+      if (document.uri.scheme === 'file') this.documentChanged(document.uri.fsPath, document.getText());
     }));
   }
 
@@ -97,6 +102,16 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       }
       this.showError(`Tandem could not ${request.action.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${errorMessage(error)}`);
     }
+  }
+
+  /**
+   * A buffer shows every line with its one line ending: lines the user did not edit keep the ones
+   * the file really has, so a hand edit of a file that mixes them changes only the edited lines.
+   */
+  private documentChanged(path: string, documentText: string): void {
+    const current = this.ledger.encodingOf(path) === 'text' ? this.ledger.currentText(path) : undefined;
+    if (typeof current !== 'string') return;
+    this.feed.documentChanged(path, keepLineEndings(withoutBom(current), documentText));
   }
 
   /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */

@@ -23,7 +23,7 @@ export function createReviewFeature(context: vscode.ExtensionContext, logger: Lo
   review: ReviewController;
   createFs(session: FsSessionContext): FsPort & Disposable;
 } {
-  const documents = new EditorDocuments();
+  const documents = new EditorDocuments(workspaceRoots);
   const review = new ReviewController(context.workspaceState, documents, logger);
   const base = new BaseContentProvider(() => review.changes);
   const updateContext = () => {

@@ -1,14 +1,16 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { ChangeLedger, FileWrite } from '../../review/changeLedger';
 import { errorMessage } from '../../util/logger';
 
-/** How undone and redone text reaches a file (the editor's documents). */
+/** How undone and redone content reaches a file (the editor's documents), exactly. */
 export interface DocumentWriter {
-  /** Through the open document, as one undoable edit, then saved. */
-  write(path: string, text: string): Promise<void>;
-  /** Exact text to disk (null = delete), for changes the agent made there itself. */
-  writeExact(path: string, text: string | null): Promise<void>;
+  /** A change made through the editor: through its document as one undoable edit where the buffer holds the text exactly, else to disk. */
+  restore(path: string, text: string): Promise<void>;
+  /**
+   * Exact content to disk (text as UTF-8, bytes as they are; null deletes), for changes the
+   * agent made there itself and content held as bytes. With `replaces` (null: no file), only
+   * while the file still holds exactly that. Unsaved edits in the editor are never written over.
+   */
+  writeExact(path: string, content: string | Uint8Array | null, replaces?: Uint8Array | null): Promise<void>;
 }
 
 export interface WriteFailure {
@@ -16,28 +18,9 @@ export interface WriteFailure {
   reason: string;
 }
 
-/** The file's bytes as latin1, or null when there is none; refuses anything but a regular file (a FIFO would block). */
-async function bytesOnDisk(path: string): Promise<string | null> {
-  try {
-    if (!(await stat(path)).isFile()) throw new Error('it is no longer a regular file');
-    return (await readFile(path)).toString('latin1');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-/** Content held as bytes goes back byte for byte, and only over the content it was taken from. */
-async function writeBytes(write: FileWrite): Promise<void> {
-  if ((await bytesOnDisk(write.path)) !== (write.replaces ?? null)) {
-    throw new Error('it changed on disk since the agent\'s change, so Tandem left it as it is');
-  }
-  if (write.text === null) {
-    await rm(write.path, { force: true });
-    return;
-  }
-  await mkdir(dirname(write.path), { recursive: true });
-  await writeFile(write.path, Buffer.from(write.text, 'latin1'));
+/** Content held as bytes is latin1, one character per byte. */
+function bytesOf(content: string | null): Uint8Array | null {
+  return content === null ? null : Buffer.from(content, 'latin1');
 }
 
 /**
@@ -74,8 +57,9 @@ export class ReviewWriter {
   }
 
   private async writeOne(write: FileWrite): Promise<void> {
-    if (write.encoding === 'bytes') return writeBytes(write);
-    if (this.ledger.originOf(write.path) === 'editor' && write.text !== null) return this.documents.write(write.path, write.text);
+    // Bytes go back byte for byte, and only over the content they were taken from.
+    if (write.encoding === 'bytes') return this.documents.writeExact(write.path, bytesOf(write.text), bytesOf(write.replaces ?? null));
+    if (this.ledger.originOf(write.path) === 'editor' && write.text !== null) return this.documents.restore(write.path, write.text);
     return this.documents.writeExact(write.path, write.text);
   }
 }

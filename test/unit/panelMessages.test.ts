@@ -23,6 +23,7 @@ function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K
     runAction: { type: 'runAction', action: 'showLog' },
     openLink: { type: 'openLink', href: 'https://example.com/docs' },
     reviewAction: { type: 'reviewAction', action: 'keepAll', path: null, hunkId: null },
+    reviewFeedback: { type: 'reviewFeedback', change: { kind: 'removeComment', commentId: 'no-such-comment' } },
     terminalAction: { type: 'terminalAction', terminalId: 'no-such-terminal', action: 'reveal' },
     signIn: { type: 'signIn', methodId: 'no-such-method' },
     setSessionOption: { type: 'setSessionOption', optionId: 'no-such-option', value: 'x' },

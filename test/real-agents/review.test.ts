@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startClaudeModelServer } from '../support/model-servers/claude';
@@ -8,6 +9,7 @@ import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
 
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
@@ -15,7 +17,7 @@ describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
     const model = await startGeminiModelServer();
     const spec = geminiAgentSpec(model.url);
     const workspace = spec.cwd;
-    const { session, documents, ledger, frames } = reviewedSession(definitionFromSpec(spec), workspace);
+    const { session, documents, ledger, frames, writer } = reviewedSession(definitionFromSpec(spec), workspace);
     t.after(async () => {
       await session.stopAgent();
       session.dispose();
@@ -53,8 +55,7 @@ describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
     assert.equal(file?.hunks.length, 2);
     const second = file?.hunks.find((hunk) => hunk.added.includes('line nine'));
     assert.ok(file && second);
-    const undo = ledger.undoHunk(multi, second.id);
-    await documents.write(undo.path, undo.text ?? '');
+    assert.deepEqual(await writer.undo([ledger.undoHunk(multi, second.id)]), []);
     assert.equal(readFileSync(multi, 'utf8'), TEN_LINES.replace('line 2\n', 'line two\n'), 'only the undone region changed back');
   });
 });
@@ -64,7 +65,7 @@ describe('real Claude Code, which writes the disk itself', () => {
     const model = await startClaudeModelServer();
     const spec = claudeAgentSpec(model.url);
     const workspace = spec.cwd;
-    const { session, ledger, frames } = reviewedSession(definitionFromSpec(spec), workspace);
+    const { session, ledger, frames, writer } = reviewedSession(definitionFromSpec(spec), workspace);
     t.after(async () => {
       await session.stopAgent();
       session.dispose();
@@ -75,10 +76,14 @@ describe('real Claude Code, which writes the disk itself', () => {
     const original = Buffer.from('\uFEFFkeep me\r\nchange me\r\nend');
     writeFileSync(existing, original);
     const created = join(workspace, 'created.md');
+    const mixed = join(workspace, 'mixed.txt');
+    const mixedBytes = Buffer.from('keep\r\nmixed\nlone\rcafé 🙂\r\nend');
+    writeFileSync(mixed, mixedBytes);
 
     model.enqueue(
       { toolUses: [{ name: 'Write', input: { file_path: created, content: 'brand new\n' } }] },
       { toolUses: [{ name: 'Edit', input: { file_path: existing, old_string: 'change me', new_string: 'changed by claude' } }] },
+      { toolUses: [{ name: 'Edit', input: { file_path: mixed, old_string: 'mixed', new_string: 'MIXED 👩‍💻' } }] },
       { text: 'Done.' },
     );
     await allowingPermissions(session, session.prompt('Make two changes'));
@@ -92,11 +97,13 @@ describe('real Claude Code, which writes the disk itself', () => {
     assert.equal(ledger.file(existing)?.hunks.length, 1);
     assert.ok(ledger.file(existing)?.toolCallIds.length === 1);
 
-    for (const write of ledger.undoAll()) {
-      if (write.text === null) rmSync(write.path);
-      else writeFileSync(write.path, write.text);
-    }
+    assert.ok(readFileSync(mixed, 'utf8').includes('MIXED 👩‍💻'));
+    assert.equal(ledger.file(mixed)?.origin, 'disk');
+
+    // Tandem's own undo path: the ledger's writes through the product's review writer.
+    assert.deepEqual(await writer.undo(ledger.undoAll()), []);
     assert.deepEqual(readFileSync(existing), original, 'byte-identical: BOM, CRLF, no final newline');
+    assert.equal(sha256(readFileSync(mixed)), sha256(mixedBytes), 'byte-identical: mixed CRLF/LF, a lone CR, emoji, no final newline');
     assert.equal(existsSync(created), false, 'the created file is gone');
   });
 });

@@ -1,9 +1,11 @@
+import type { CheckpointPreviewView, CheckpointsView, MessageCheckpointView } from '../../src/contract/checkpointView';
 import { applyThreadDeltas } from '../../src/contract/threadDeltas';
 import type { NoticeAction, PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { assertNever } from '../../src/util/assertNever';
 import { button, el, icon, textWithCode } from '../dom';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import type { PostToHost } from '../vscodeApi';
+import { CheckpointPreviewPanel, checkpointActions, type CheckpointPost } from './checkpointPreview';
 import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
@@ -77,8 +79,13 @@ export class ThreadView {
   private dirty = new Set<Row>();
   private frameRequested = false;
   private followBottom = true;
+  private checkpoints = new Map<string, MessageCheckpointView>();
+  private redo: string | null = null;
+  private readonly preview: CheckpointPreviewPanel | null;
 
-  constructor(private readonly container: HTMLElement, private readonly cards: CardContext) {
+  /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
+  constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
+    this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
     container.addEventListener('scroll', () => {
       this.followBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
     });
@@ -105,6 +112,18 @@ export class ThreadView {
     for (const entry of this.entries) {
       if (entry.kind === 'toolCall' && wanted.has(entry.tool.toolCallId)) this.update(entry);
     }
+  }
+
+  /** Which user messages of this conversation have a checkpoint: their rows offer "Restore to here". */
+  setCheckpoints(view: CheckpointsView): void {
+    this.checkpoints = new Map(view.messages.map((message) => [message.entryId, message]));
+    this.redo = view.redo;
+    for (const entry of this.entries) if (entry.kind === 'user') this.update(entry);
+  }
+
+  /** What a restore would change, under its message; null closes it. */
+  showCheckpointPreview(preview: CheckpointPreviewView | null): void {
+    this.preview?.show(preview);
   }
 
   reset(entries: ThreadEntry[]): void {
@@ -180,7 +199,8 @@ export class ThreadView {
   private createRow(entry: ThreadEntry): Row {
     switch (entry.kind) {
       case 'user':
-        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text)));
+        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text),
+          this.checkpointPost ? checkpointActions(entry.id, this.checkpoints.get(entry.id), this.redo, this.checkpointPost) : null));
       case 'agentMessage':
       case 'thought':
         return markdownRow(entry);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { build } from 'esbuild';
+import { bundleAgent } from '../test/support/agentBundle';
 import type { AgentDefinition } from '../src/agents/agentConfig';
 import { repoRoot } from '../test/support/scriptedAgentSpec';
 
@@ -95,20 +95,8 @@ export function makeScratch(cleanup: Cleanup): { root: string; dir(name: string)
  * The scripted agent bundled to one plain .mjs file, so a spawn costs node's start-up and
  * not tsx's on-the-fly compilation. Both clients run this same file.
  */
-export async function compileScriptedAgent(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'scripted-agent.mjs');
-  await build({
-    entryPoints: [path.join(repoRoot, 'test', 'support', 'scripted-agent.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'warning',
-    // CommonJS dependencies bundled into ESM may still call require() for node builtins.
-    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
-  });
-  return outfile;
+export function compileScriptedAgent(outDir: string): Promise<string> {
+  return bundleAgent(path.join(repoRoot, 'test', 'support', 'scripted-agent.ts'), path.join(outDir, 'scripted-agent.mjs'));
 }
 
 /** A full GC, from --expose-gc or switched on at run time; null when neither works. */

@@ -19,12 +19,18 @@ export class InjectingAgent implements AgentChannel {
     inner.stdout.pipe(this.stdout);
   }
 
-  /** Writes `bytes` to the client as if the agent had; resolves once they are taken. */
+  /** Writes `bytes` to the client as if the agent had; resolves once they are taken, or refused (the client closed the stream). */
   inject(bytes: string | Uint8Array): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(bytes)) resolve();
-      else this.stdout.once('drain', () => resolve());
+      if (this.stdout.destroyed || this.stdout.writableEnded) resolve();
+      else this.stdout.write(bytes, () => resolve());
     });
+  }
+
+  /** Ends the agent's output as if it closed its stdout, while the agent itself runs on. */
+  endOutput(): void {
+    this.inner.stdout.unpipe(this.stdout);
+    this.stdout.end();
   }
 
   get pid(): number | undefined {

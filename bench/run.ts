@@ -6,6 +6,7 @@
  *                scripted agent and (without --quick) the real Claude adapter on the scripted model server
  *   hostIngest   agent_message_chunk floods through each stage of the host path, in memory and over a pipe
  *   review       change ledger hunks, keep/undo/redo and memory, against git diff --no-index
+ *   checkpoints  restore of a checkpoint over 100 files / 2,000 changed lines; storage of a 50-turn session
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
  *   streaming    a long answer from the real Claude adapter into the webview in Chromium
@@ -23,6 +24,7 @@
 import { performance } from 'node:perf_hooks';
 import { bigThreadBench } from './bigThread';
 import { bundlesBench } from './bundles';
+import { checkpointsBench } from './checkpoints';
 import { createContext } from './context';
 import type { Bench, BenchOptions, Figures } from './figures';
 import { fsReadBench } from './fsRead';
@@ -35,7 +37,7 @@ import { round } from './stats';
 import { streamingBench } from './streaming';
 import { terminalBench } from './terminals';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, fsReadBench, terminalBench, streamingBench, bigThreadBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, fsReadBench, terminalBench, streamingBench, bigThreadBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

@@ -129,8 +129,8 @@ export async function planRestore(store: CheckpointStore, checkpointId: string, 
   const files: PlannedFile[] = [];
   const problems: string[] = [];
   const paths = [...targets.files.keys()].sort();
-  for (const path of paths) {
-    const planned = await planFile(store, reader, path, targets.files.get(path) as Captured);
+  const plannedFiles = await Promise.all(paths.map((path) => planFile(store, reader, path, targets.files.get(path) as Captured)));
+  for (const planned of plannedFiles) {
     if (typeof planned === 'string') problems.push(planned);
     else if (planned) files.push(planned);
   }

@@ -54,15 +54,12 @@ export class CheckpointRestorer {
 
   /** `keepMine`: files with the user's own changes they keep as they are; `label`: what is restored to, for the restore point. */
   async restore(plan: RestorePlan, keepMine: ReadonlySet<string>, label: string): Promise<RestoreOutcome> {
-    const skipped: RestoreSkip[] = [];
+    const kept = plan.files.filter((file) => file.handEdit !== null && keepMine.has(file.path));
+    const skipped: RestoreSkip[] = kept.map((file) => ({ path: file.path, reason: 'you kept your version' }));
     const ready: ReadyFile[] = [];
-    for (const file of plan.files) {
-      if (file.handEdit !== null && keepMine.has(file.path)) {
-        skipped.push({ path: file.path, reason: 'you kept your version' });
-        continue;
-      }
-      const checked = await this.recheck(file);
-      if ('reason' in checked) skipped.push({ path: file.path, reason: checked.reason });
+    const checks = await Promise.all(plan.files.filter((file) => !kept.includes(file)).map((file) => this.recheck(file)));
+    for (const checked of checks) {
+      if ('reason' in checked) skipped.push(checked);
       else ready.push(checked);
     }
     if (ready.length === 0) return { restorePoint: null, written: [], skipped };

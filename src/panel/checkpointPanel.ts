@@ -36,6 +36,16 @@ interface OpenPreview {
 /** Checkpoint news reach the panel once per burst (an agent writing many files). */
 const REFRESH_DELAY_MS = 100;
 
+/** Files named to the agent after a restore it did not see; more are counted. */
+const MAX_NOTED_FILES = 20;
+
+/** The agent of the conversation the restore was made from is told, with its next message, that its files moved back. */
+function restoredNote(labels: readonly string[], restoredTo: string): string {
+  const named = labels.slice(0, MAX_NOTED_FILES).join(', ');
+  const more = labels.length > MAX_NOTED_FILES ? ` and ${labels.length - MAX_NOTED_FILES} more` : '';
+  return `[Note from the editor: the user restored ${labels.length === 1 ? 'a file' : `${labels.length} files`} to how ${labels.length === 1 ? 'it was' : 'they were'} ${restoredTo}: ${named}${more}. The files on disk are the truth now; read them again before editing.]`;
+}
+
 function canFork(tab: SessionTab): boolean {
   return tab.session.history.fork && tab.session.currentSessionId !== null;
 }
@@ -194,6 +204,7 @@ export class CheckpointPanel implements Disposable {
       const outcome = await this.service.restore(plan, keepMine, preview.checkpoint.label);
       const unexpected = outcome.skipped.some((skip) => !keepMine.has(skip.path)) || plan.problems.length > 0;
       tab.session.thread.addNotice(unexpected ? 'warning' : 'info', restoreSummary(outcome, plan.problems, (path) => this.service.label(path), preview.restoredTo));
+      if (outcome.written.length > 0) this.addNote(tab.session.key, restoredNote(outcome.written.map((path) => this.service.label(path)), preview.restoredTo));
       return outcome.written.length > 0 || plan.files.length === 0;
     } catch (error) {
       tab.session.thread.addNotice('error', `The files could not be restored: ${errorMessage(error)}. Nothing was lost: what was written is listed in the log, and "Redo restore" puts it back.`, ['showLog']);
@@ -210,11 +221,15 @@ export class CheckpointPanel implements Disposable {
     copy.session.thread.restore(decision.entries);
     copy.session.thread.setFact('title', `${tab.title} (restored)`);
     copy.session.thread.addNotice('info', decision.notice);
-    this.notes.set(copy.session.key, [decision.agentNote]);
+    this.addNote(copy.session.key, decision.agentNote);
     this.tabsChanged();
     if (decision.route === 'fork' && sessionId) await copy.openExisting({ kind: 'fork', sessionId }, 'fork the session');
     else await copy.session.start();
     this.tabsChanged();
+  }
+
+  private addNote(sessionKey: string, note: string): void {
+    this.notes.set(sessionKey, [...(this.notes.get(sessionKey) ?? []), note]);
   }
 
   private showError(sentence: string): void {

@@ -75,6 +75,8 @@ describe('checkpoints in the panel', () => {
     const notice = tab.session.thread.snapshot().filter((entry) => entry.kind === 'notice').at(-1);
     assert.match(notice?.kind === 'notice' ? notice.text : '', /^Restored 1 file to how it was before your message “echo first”: a.txt\./);
     assert.match(panel.view().redo ?? '', /before restoring to “echo first”/);
+    assert.deepEqual(panel.takePromptNotes(tab.session.key), ['[Note from the editor: the user restored a file to how it was before your message “echo first”: a.txt. The files on disk are the truth now; read them again before editing.]'],
+      'the agent that worked on the files is told they moved back');
 
     const copy = tabs.active;
     assert.notEqual(copy, tab, 'the conversation continues in a new tab');

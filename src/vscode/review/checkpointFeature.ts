@@ -53,8 +53,3 @@ export function createCheckpoints(context: vscode.ExtensionContext, review: Revi
     label,
   };
 }
-
-/** Tandem: Redo Restore from the command palette shows its preview in the panel, like the button. */
-export function registerCheckpointCommands(previewRedo: () => Promise<void>): vscode.Disposable[] {
-  return [vscode.commands.registerCommand('tandem.redoRestore', previewRedo)];
-}

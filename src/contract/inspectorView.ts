@@ -44,6 +44,8 @@ export type HostToInspector =
   /** Everything the list needs; `visible` null: every row passes the filter. */
   | { type: 'frames'; title: string; note: string | null; rows: FrameRowView[]; methods: string[]; filter: FrameFilterView; visible: number[] | null }
   | { type: 'filtered'; filter: FrameFilterView; visible: number[] | null }
+  /** Marks found after the list was sent (updates the SDK dropped or changed on the way). */
+  | { type: 'marks'; marks: { index: number; mark: NonNullable<FrameRowView['mark']> }[] }
   /** The selected frame's text, redacted (pretty when it is JSON). */
   | { type: 'detail'; index: number; text: string; inThread: boolean };
 

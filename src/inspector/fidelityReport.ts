@@ -5,7 +5,7 @@ import { toolKinds } from '../contract/viewModel';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity, type AgentIdentity } from './agentIdentity';
-import { buildFrameIndex, type FrameMarkKind } from './frameIndex';
+import { buildFrameIndex, type FrameMark, type FrameMarkKind } from './frameIndex';
 import { emptyOutcomes, TrafficFacts, type Outcomes, type ToolFacts } from './trafficFacts';
 import { reportSummary } from './reportSummary';
 
@@ -25,6 +25,8 @@ export interface ReportInputs {
   /** "Always allow" rules the agent keeps inside the project. */
   projectRules: readonly ProjectRulesView[];
   tandemGrants: readonly PermissionGrantView[];
+  /** What `deliveryMarks` found over the same frames: updates the SDK dropped or changed on the way. */
+  deliveryMarks?: ReadonlyMap<number, FrameMark>;
 }
 
 /** An agent capability, whether the agent declared it, and what happened when Tandem used it. */
@@ -180,6 +182,13 @@ function permissionCoverage(tools: readonly ToolFacts[]): FidelityReport['permis
   return [...byKind.values()].sort((a, b) => order(a.kind) - order(b.kind));
 }
 
+/** Every marked frame; what the delivery check found replaces the index's own guess for a frame. */
+function marked(facts: TrafficFacts, delivery: ReadonlyMap<number, FrameMark> = new Map()): FidelityReport['marked'] {
+  const byFrame = new Map(facts.marks.map(({ index, mark }) => [index, mark]));
+  for (const [index, mark] of delivery) byFrame.set(index, mark);
+  return [...byFrame].sort(([a], [b]) => a - b).map(([index, mark]) => ({ index, kind: mark.kind, reason: mark.reason }));
+}
+
 /** The fidelity report: what the agent declared, what it did, and what the user was asked, from the traffic itself. */
 export function fidelityReport(inputs: ReportInputs): FidelityReport {
   const facts = new TrafficFacts();
@@ -208,7 +217,7 @@ export function fidelityReport(inputs: ReportInputs): FidelityReport {
     tandemGrants: [...inputs.tandemGrants],
     updateKinds: counted(facts.updateKinds),
     metaKeys: counted(facts.metaKeys),
-    marked: facts.marks.map(({ index, mark }) => ({ index, kind: mark.kind, reason: mark.reason })),
+    marked: marked(facts, inputs.deliveryMarks),
     unserved: [...facts.received].filter(([, outcomes]) => outcomes.notFound > 0).map(([name, outcomes]) => ({ name, count: outcomes.notFound })),
   };
   return { ...report, summary: reportSummary(report, facts.received.get('session/request_permission')?.calls ?? 0) };

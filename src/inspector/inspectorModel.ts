@@ -2,8 +2,9 @@ import type { Frame } from '../acp/frames';
 import { redactFrames } from '../acp/frameRedaction';
 import { parseFrameText } from '../acp/redact';
 import type { FrameFilterView, FrameRowView } from '../contract/inspectorView';
+import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';
-import { buildFrameIndex, type FrameIndex, type IndexedFrame } from './frameIndex';
+import { buildFrameIndex, type FrameIndex, type FrameMark, type IndexedFrame } from './frameIndex';
 
 function rowOf(frame: IndexedFrame): FrameRowView {
   return {
@@ -54,6 +55,22 @@ export class InspectorModel {
   applyFilter(filter: FrameFilterView): number[] | null {
     this.current = filter;
     return isEmpty(filter) ? null : filterFrames(this.index, this.shown, filter);
+  }
+
+  /**
+   * Marks the updates the SDK dropped or changed on the way (see `deliveryMarks`); slower than
+   * the index, so it comes after the list is shown. Returns the marks it set.
+   */
+  async checkDelivery(): Promise<{ index: number; mark: FrameMark }[]> {
+    const marks = await deliveryMarks(this.shown, this.index);
+    const set: { index: number; mark: FrameMark }[] = [];
+    for (const [index, mark] of marks) {
+      const frame = this.index.frames[index];
+      if (!frame) continue;
+      frame.mark = mark;
+      set.push({ index, mark });
+    }
+    return set;
   }
 
   /** The frame's text for the details pane: indented when it is JSON, as sent when not. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { deliveryMarks } from '../../src/inspector/deliveryCheck';
 import { fidelityReport, type ReportInputs } from '../../src/inspector/fidelityReport';
+import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { reportMarkdown } from '../../src/inspector/reportMarkdown';
 import { FrameScript } from '../support/frameBuilders';
 
@@ -83,6 +85,13 @@ describe('fidelity report', () => {
     assert.equal(report.updateKinds.find((row) => row.name === 'usage_update')?.count, 1);
     assert.deepEqual(report.metaKeys.map((row) => row.name).sort(), ['claudeCode', 'terminal_info', 'terminal_output']);
     assert.deepEqual(report.marked.map((row) => row.kind), ['unknown']);
+  });
+
+  test('what the SDK dropped on the way replaces the guess from the frame alone', async () => {
+    const frames = diskAgentTurn().frames;
+    const delivery = await deliveryMarks(frames, buildFrameIndex(frames));
+    const checked = fidelityReport({ ...inputs(diskAgentTurn()), frames, deliveryMarks: delivery });
+    assert.deepEqual(checked.marked.map((row) => [row.kind, row.reason.slice(0, 24)]), [['dropped', 'the SDK found it invalid']]);
   });
 
   test('the one-line summary', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { filterFrames, NO_FILTER } from '../../src/inspector/frameFilter';
+import { deliveryMarks } from '../../src/inspector/deliveryCheck';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { FrameScript } from '../support/frameBuilders';
 
@@ -158,5 +159,24 @@ describe('one conversation out of the window\'s traffic', () => {
     assert.ok(texts.some((text) => text.includes('"second"')));
     assert.ok(!texts.some((text) => text.includes('"first"') || text.includes('not mine')));
     assert.deepEqual(conversationFrames(script.frames, index, new Set(['none'])), []);
+  });
+});
+
+describe('delivery check', () => {
+  test('updates the SDK drops or changes on the way are marked dropped or salvaged, with what changed', async () => {
+    const script = new FrameScript()
+      .update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'fine' } })
+      .update('s1', { sessionUpdate: 'tool_call', title: 'no id' })
+      .update('s1', { sessionUpdate: 'tool_call', toolCallId: 'a', title: 't', kind: 'teleport' })
+      .update('s1', { sessionUpdate: 'mystery_update' })
+      .update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'nonsense' } })
+      .update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'after' } })
+      .request('in', 0, 'fs/read_text_file', { sessionId: 's1', path: '/a' });
+    const marks = await deliveryMarks(script.frames, buildFrameIndex(script.frames));
+    assert.deepEqual([...marks.keys()], [1, 2, 3, 4]);
+    assert.equal(marks.get(1)?.kind, 'dropped');
+    assert.deepEqual(marks.get(2), { kind: 'salvaged', reason: 'the SDK changed it on the way (update.kind): the conversation got the rest' });
+    assert.equal(marks.get(3)?.kind, 'dropped');
+    assert.equal(marks.get(4)?.kind, 'dropped');
   });
 });

@@ -39,6 +39,15 @@ describe('inspector model', () => {
     assert.ok(!JSON.stringify(rows).includes('curl'));
   });
 
+  test('the delivery check marks what the SDK dropped, after the list', async () => {
+    const checked = new InspectorModel(new FrameScript().update('s1', { sessionUpdate: 'tool_call', title: 'no id' }).update('s1', { sessionUpdate: 'plan', entries: [] }).frames);
+    assert.equal(checked.index.frames[0]?.mark, null);
+    const marks = await checked.checkDelivery();
+    assert.deepEqual(marks.map((entry) => [entry.index, entry.mark.kind]), [[0, 'dropped']]);
+    assert.equal(checked.rows()[0]?.mark?.kind, 'dropped');
+    assert.deepEqual(checked.applyFilter({ ...NO_FILTER, markedOnly: true }), [0]);
+  });
+
   test('messages from the inspector webview are validated', () => {
     assert.deepEqual(parseInspectorMessage({ type: 'select', index: 3 }), { type: 'select', index: 3 });
     assert.equal(parseInspectorMessage({ type: 'select', index: -1 }), null);

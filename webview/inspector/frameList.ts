@@ -56,6 +56,15 @@ export class FrameList {
     this.schedule();
   }
 
+  /** Marks the host found after the rows came (frames the SDK dropped or changed). */
+  setMarks(marks: readonly { index: number; mark: NonNullable<FrameRowView['mark']> }[]): void {
+    for (const { index, mark } of marks) {
+      const row = this.rows[index];
+      if (row) row.mark = mark;
+    }
+    this.schedule();
+  }
+
   row(index: number): FrameRowView | undefined {
     return this.rows[index];
   }

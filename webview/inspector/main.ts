@@ -53,6 +53,9 @@ function startInspector(): void {
         list.setVisible(message.visible);
         filters.count(list.count, total);
         return;
+      case 'marks':
+        list.setMarks(message.marks);
+        return;
       case 'detail': {
         const row = list.row(message.index);
         if (row && message.index === selected) details.show(row, message.text, message.inThread);

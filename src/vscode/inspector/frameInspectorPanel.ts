@@ -77,6 +77,10 @@ export class FrameInspectorPanel extends DisposableBase {
     const visible = this.model.applyFilter(this.pendingFilter);
     this.post({ type: 'frames', title: this.target.title, note: this.target.note(), rows: this.model.rows(), methods: [...this.model.index.methods], filter: this.model.filter, visible });
     this.logger.debug(`[inspector] ${this.model.shown.length} frames indexed in ${Date.now() - started} ms`);
+    const model = this.model;
+    void model.checkDelivery().then((marks) => {
+      if (this.model === model && marks.length > 0) this.post({ type: 'marks', marks });
+    });
   }
 
   private receive(raw: unknown): void {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Frame, FrameStore } from '../../acp/frames';
 import { conversationFrames } from '../../inspector/conversationFrames';
+import { deliveryMarks } from '../../inspector/deliveryCheck';
 import { fidelityReport } from '../../inspector/fidelityReport';
 import { buildFrameIndex } from '../../inspector/frameIndex';
 import type { InspectedConversation } from '../../inspector/inspectedConversation';
@@ -116,7 +117,8 @@ export class InspectorFeature extends DisposableBase {
     if (!found) return;
     const { conversation, frames } = found;
     const { projectRules, tandemGrants } = conversation.permissions();
-    const report = fidelityReport({ frames, agentLabel: conversation.label, workspaceRoots: conversation.workspaceRoots, files: conversation.files(), projectRules, tandemGrants });
+    const delivery = await deliveryMarks(frames, buildFrameIndex(frames));
+    const report = fidelityReport({ frames, agentLabel: conversation.label, workspaceRoots: conversation.workspaceRoots, files: conversation.files(), projectRules, tandemGrants, deliveryMarks: delivery });
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: reportMarkdown(report) });
     await vscode.commands.executeCommand('markdown.showPreview', document.uri);
     const choice = await vscode.window.showInformationMessage(report.summary, 'Export JSON…');

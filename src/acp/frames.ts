@@ -65,8 +65,10 @@ export function lineTee(direction: FrameDirection, onFrame: FrameListener): Tran
   };
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      controller.enqueue(chunk);
+      // Reported before it is passed on: the write to the agent can be synchronous, and its
+      // answer must never be recorded ahead of the request.
       take(decoder.decode(chunk, { stream: true }));
+      controller.enqueue(chunk);
     },
     flush() {
       take(decoder.decode());

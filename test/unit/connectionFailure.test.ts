@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { AcpConnection, type ConnectionFailure } from '../../src/acp/acpConnection';
+import { AgentHostPool } from '../../src/acp/agentHost';
 import type { SessionController } from '../../src/conversation/sessionController';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import { injectingStarter, type InjectingAgent, type InjectingStarter } from '../support/injectingAgent';
@@ -90,6 +91,20 @@ describe('a frame that ends the connection', () => {
     assert.equal(await session.start(), false);
     assert.equal(session.connectionView.message, 'Scripted agent sent a message larger than 32 MB; Tandem closed the connection.');
     assert.ok(await session.restart());
+  });
+
+  test('every session on a shared agent hears of its failed connection, and a new one gets a new agent', async (t) => {
+    const agents = injectingStarter('memory');
+    const environment = { ...scriptedEnvironment(t, { agent: 'process', agentHosts: new AgentHostPool() }), startAgent: agents.start };
+    const [first, second] = [scriptedSession(t, { environment }), scriptedSession(t, { environment })];
+    assert.ok((await first?.start()) && (await second?.start()));
+    assert.equal(agents.agents.length, 1, 'the two sessions share one agent');
+    await agents.latest().inject(`${'x'.repeat(SDK_LIMIT + 1)}\n`);
+    for (const session of [first, second]) await waitFor(() => session?.connectionView.phase === 'exited', 'each session to see the failure');
+    const third = scriptedSession(t, { environment });
+    await third.prompt('echo fresh');
+    assert.equal(third.thread.lastAgentText(), 'You said: fresh');
+    assert.equal(agents.agents.length, 2, 'not the failed connection');
   });
 
   test('a spawned agent whose line is over the limit is stopped with its whole process group', async (t) => {

@@ -50,6 +50,17 @@ describe('lineTee', () => {
     }
   });
 
+  test('a line is reported before its bytes are passed on', async () => {
+    const order: string[] = [];
+    const stream = lineTee('out', (frame) => order.push(`frame ${frame.text}`));
+    const passedOn = stream.readable.pipeTo(new WritableStream({ write: (chunk) => { order.push(`bytes ${new TextDecoder().decode(chunk).trim()}`); } }));
+    const writer = stream.writable.getWriter();
+    await writer.write(bytes('{"id":1}\n'));
+    await writer.close();
+    await passedOn;
+    assert.deepEqual(order, ['frame {"id":1}', 'bytes {"id":1}']);
+  });
+
   test('a line that ends in the same chunk the next one starts in is split there', async () => {
     const { frames } = await tee([bytes('{"a":'), bytes('1}\n{"b":'), bytes('2}\n{"c"'), bytes(':3}')]);
     assert.deepEqual(frames, ['{"a":1}', '{"b":2}', '{"c":3}']);

@@ -24,6 +24,14 @@ export interface InspectorFeatureOptions {
   logger: Logger;
 }
 
+/** A conversation and where its frames come from: the window's traffic, or a replay's own. */
+export interface Inspected {
+  conversation: InspectedConversation;
+  frames(): Frame[];
+  note(): string | null;
+  showInThread(toolCallId: string): void;
+}
+
 const NO_CONVERSATION = 'No conversation to inspect yet: start one with an agent first.';
 
 function stamp(date: Date): string {
@@ -47,10 +55,10 @@ export class InspectorFeature extends DisposableBase {
 
   constructor(private readonly options: InspectorFeatureOptions) {
     super();
-    this.register(vscode.commands.registerCommand('tandem.showFrameInspector', (toolCallId?: unknown) => this.run(() => this.showInspector(typeof toolCallId === 'string' ? toolCallId : null))));
-    this.register(vscode.commands.registerCommand('tandem.showFidelityReport', () => this.run(() => this.showReport())));
-    this.register(vscode.commands.registerCommand('tandem.exportConversationFrames', () => this.run(() => this.exportFrames())));
-    this.register(vscode.commands.registerCommand('tandem.saveRecording', () => this.run(() => this.saveRecording())));
+    this.register(vscode.commands.registerCommand('tandem.showFrameInspector', (toolCallId?: unknown) => this.run(() => this.showInspector(this.conversation(), typeof toolCallId === 'string' ? toolCallId : null))));
+    this.register(vscode.commands.registerCommand('tandem.showFidelityReport', () => this.run(() => this.showReport(this.conversation()))));
+    this.register(vscode.commands.registerCommand('tandem.exportConversationFrames', () => this.run(() => this.exportFrames(this.conversation()))));
+    this.register(vscode.commands.registerCommand('tandem.saveRecording', () => this.run(() => this.saveRecording(this.conversation()))));
   }
 
   override dispose(): void {
@@ -70,7 +78,7 @@ export class InspectorFeature extends DisposableBase {
     this.panel.show(target, toolCallId);
   }
 
-  private async run(command: () => Promise<void> | void): Promise<void> {
+  async run(command: () => Promise<void> | void): Promise<void> {
     try {
       await command();
     } catch (error) {
@@ -79,43 +87,44 @@ export class InspectorFeature extends DisposableBase {
     }
   }
 
-  private conversation(): { conversation: InspectedConversation; frames: Frame[] } | null {
+  /** The conversation in front with its frames out of the window's, or null (and the user told why). */
+  private conversation(): Inspected | null {
     const conversation = this.options.conversation();
     if (!conversation) {
       void vscode.window.showInformationMessage(NO_CONVERSATION);
       return null;
     }
-    const all = this.options.frames.frames();
-    return { conversation, frames: conversationFrames(all, buildFrameIndex(all), conversation.sessionIds) };
+    const store = this.options.frames;
+    return {
+      conversation,
+      frames: () => {
+        const all = store.frames();
+        return conversationFrames(all, buildFrameIndex(all), conversation.sessionIds);
+      },
+      note: () => (store.dropped > 0 ? `The oldest ${store.dropped.toLocaleString()} frames of this window were dropped to bound memory.` : null),
+      showInThread: (id) => this.options.showInThread(id),
+    };
   }
 
-  private showInspector(toolCallId: string | null): void {
-    const found = this.conversation();
-    if (!found) return;
-    const { conversation } = found;
-    let frames = found.frames;
+  /** Opens the inspector on what `inspected` holds; each open and refresh reads the frames that arrived since. */
+  showInspector(inspected: Inspected | null, toolCallId: string | null = null): void {
+    if (!inspected) return;
+    const { conversation } = inspected;
     this.inspect({
       title: `Frames: ${conversation.label}`,
-      note: () => {
-        const dropped = this.options.frames.dropped;
-        return dropped > 0 ? `The oldest ${dropped.toLocaleString()} frames of this window were dropped to bound memory.` : null;
-      },
-      frames: () => {
-        // Each open and refresh reads what arrived since.
-        frames = this.conversation()?.frames ?? frames;
-        return frames;
-      },
+      note: inspected.note,
+      frames: inspected.frames,
       hasToolCall: (id) => conversation.hasToolCall(id),
-      showInThread: (id) => this.options.showInThread(id),
-      showReport: () => void this.run(() => this.showReport()),
-      exportFrames: () => void this.run(() => this.exportFrames()),
+      showInThread: inspected.showInThread,
+      showReport: () => void this.run(() => this.showReport(inspected)),
+      exportFrames: () => void this.run(() => this.exportFrames(inspected)),
     }, toolCallId);
   }
 
-  private async showReport(): Promise<void> {
-    const found = this.conversation();
-    if (!found) return;
-    const { conversation, frames } = found;
+  private async showReport(inspected: Inspected | null): Promise<void> {
+    if (!inspected) return;
+    const { conversation } = inspected;
+    const frames = inspected.frames();
     const { projectRules, tandemGrants } = conversation.permissions();
     const delivery = await deliveryMarks(frames, buildFrameIndex(frames));
     const report = fidelityReport({ frames, agentLabel: conversation.label, workspaceRoots: conversation.workspaceRoots, files: conversation.files(), projectRules, tandemGrants, deliveryMarks: delivery });
@@ -125,19 +134,19 @@ export class InspectorFeature extends DisposableBase {
     if (choice) await saveText(`tandem-report-${stamp(new Date())}.json`, { JSON: ['json'] }, () => `${JSON.stringify(report, null, 2)}\n`);
   }
 
-  private async exportFrames(): Promise<void> {
-    const found = this.conversation();
-    if (!found) return;
-    const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(found.frames));
-    if (saved) void vscode.window.showInformationMessage(`Saved ${found.frames.length} frames, redacted, to ${saved.fsPath}.`);
+  private async exportFrames(inspected: Inspected | null): Promise<void> {
+    if (!inspected) return;
+    const frames = inspected.frames();
+    const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(frames));
+    if (saved) void vscode.window.showInformationMessage(`Saved ${frames.length} frames, redacted, to ${saved.fsPath}.`);
   }
 
-  private async saveRecording(): Promise<void> {
-    const found = this.conversation();
-    if (!found) return;
+  private async saveRecording(inspected: Inspected | null): Promise<void> {
+    if (!inspected) return;
+    const frames = inspected.frames();
     const now = new Date();
-    const header = recordingHeader(found.frames, found.conversation.cwd, now);
-    const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, found.frames));
-    if (saved) void vscode.window.showInformationMessage(`Saved a recording of ${found.frames.length} frames, redacted, to ${saved.fsPath}.`);
+    const header = recordingHeader(frames, inspected.conversation.cwd, now);
+    const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, frames));
+    if (saved) void vscode.window.showInformationMessage(`Saved a recording of ${frames.length} frames, redacted, to ${saved.fsPath}.`);
   }
 }

@@ -33,7 +33,7 @@ export type ConnectionFailure =
 function failureOf(reason: unknown, outputEnded: boolean): ConnectionFailure {
   if (reason instanceof acp.MessageTooLargeError) return { kind: 'tooLarge', maxBytes: reason.maxMessageBytes };
   // The SDK answers what it cannot read by echoing it back; serializing a deep frame overflows the stack.
-  if (reason instanceof RangeError) return { kind: 'unprocessable', detail: 'it was nested too deeply' };
+  if (reason instanceof RangeError) return { kind: 'unprocessable', detail: /call stack/i.test(reason.message) ? 'it was nested too deeply' : reason.message };
   if (outputEnded) return { kind: 'ended', detail: null };
   return { kind: 'ended', detail: reason instanceof Error ? reason.message : null };
 }

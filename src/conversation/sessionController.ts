@@ -262,8 +262,8 @@ export class SessionController implements Disposable {
     // Stopped (or replaced) while opening: whoever did that said what happened.
     if (this.attachment !== attachment) return;
     if (isAuthRequired(error)) return this.requireSignIn(null);
-    const failure = attachment.connection.failure;
-    if (failure && sentByAgent(failure)) return this.onConnectionFailed(attachment, failure);
+    const failedByAgent = this.failedByAgent(attachment);
+    if (failedByAgent) return failedByAgent;
     const exit = error instanceof AgentExitedError ? error.exit : await exitedSoon(attachment.process);
     const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
     this.log.error(message);
@@ -299,9 +299,8 @@ export class SessionController implements Disposable {
       this.finishTurn(turn, 'error', `${this.agent.label} needs you to sign in first.`);
       return this.requireSignIn(prompt);
     }
-    // A frame that broke the connection: the turn ends with what the agent sent.
-    const failure = attachment.connection.failure;
-    if (failure && sentByAgent(failure)) return this.onConnectionFailed(attachment, failure);
+    const failedByAgent = this.failedByAgent(attachment);
+    if (failedByAgent) return failedByAgent;
     // A dead agent closes the connection a moment before its exit is seen: report the exit.
     if (await exitedSoon(attachment.process)) return;
     if (turn.ended) return;
@@ -329,6 +328,12 @@ export class SessionController implements Disposable {
 
   private onProcessExit(attachment: AgentAttachment, exit: AgentExit): void {
     if (!exit.requested) this.lose(attachment, describeExit(this.agent.label, exit));
+  }
+
+  /** When a frame of the agent broke the connection, what waited on it ends with that: the handling, else null. */
+  private failedByAgent(attachment: AgentAttachment): Promise<void> | null {
+    const failure = attachment.connection.failure;
+    return failure && sentByAgent(failure) ? this.onConnectionFailed(attachment, failure) : null;
   }
 
   private async onConnectionFailed(attachment: AgentAttachment, failure: ConnectionFailure): Promise<void> {

@@ -59,11 +59,13 @@ export interface CheckpointPreviewView {
   conversation: string | null;
 }
 
-/** Host -> webview messages of checkpoints, for the panel's union. */
-export type CheckpointHostMessage =
-  | { type: 'checkpointsChanged'; checkpoints: CheckpointsView }
+export type CheckpointUpdate =
+  | { kind: 'list'; checkpoints: CheckpointsView }
   /** The preview the webview asked for; null closes the one shown. */
-  | { type: 'checkpointPreview'; preview: CheckpointPreviewView | null };
+  | { kind: 'preview'; preview: CheckpointPreviewView | null };
+
+/** Host -> webview: one message type for checkpoints, for the panel's union. */
+export type CheckpointHostMessage = { type: 'checkpointUpdate'; update: CheckpointUpdate };
 
 const id = z.string().min(1).max(200);
 

@@ -106,7 +106,7 @@ export class CheckpointPanel implements Disposable {
   /** The conversation in front changed (or the webview came back): its checkpoints again. */
   refresh(): void {
     this.refreshLater.cancel();
-    this.post({ type: 'checkpointsChanged', checkpoints: this.view() });
+    this.post({ type: 'checkpointUpdate', update: { kind: 'list', checkpoints: this.view() } });
   }
 
   async handle(action: CheckpointAction): Promise<void> {
@@ -148,7 +148,7 @@ export class CheckpointPanel implements Disposable {
     const plan = await this.service.plan(checkpoint.id);
     const id = `p${this.nextPreviewId++}`;
     this.preview = { id, plan, tabId: tab.id, checkpoint, entryId, restoredTo };
-    this.post({ type: 'checkpointPreview', preview: this.previewView(this.preview, tab) });
+    this.post({ type: 'checkpointUpdate', update: { kind: 'preview', preview: this.previewView(this.preview, tab) } });
   }
 
   private previewView(preview: OpenPreview, tab: SessionTab): CheckpointPreviewView {
@@ -178,7 +178,7 @@ export class CheckpointPanel implements Disposable {
 
   private closePreview(): void {
     this.preview = null;
-    this.post({ type: 'checkpointPreview', preview: null });
+    this.post({ type: 'checkpointUpdate', update: { kind: 'preview', preview: null } });
   }
 
   private async restore(previewId: string, scope: RestoreScope, keepMine: ReadonlySet<string>): Promise<void> {

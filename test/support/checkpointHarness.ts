@@ -90,7 +90,8 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     },
     /** The agent writes through the editor (fs/write_text_file). */
     async editorWrite(path: string, content: string): Promise<void> {
-      await fs.writeTextFile({ sessionId: 's', path, content });
+      // Never aborted: the turn is not cancelled.
+      await fs.writeTextFile({ sessionId: 's', path, content }, new AbortController().signal);
     },
     /** The agent changes the disk itself in an edit tool call (null deletes). */
     diskWrite(path: string, after: string | Buffer | null): void {

@@ -46,7 +46,7 @@ function panelOn(t: TestScope) {
     panel.sent(tab, checkpoint);
     await turn;
   };
-  const lastPreview = (): CheckpointPreviewView | null | undefined => posted.flatMap((message) => (message.type === 'checkpointPreview' ? [message.preview] : [])).at(-1);
+  const lastPreview = (): CheckpointPreviewView | null | undefined => posted.flatMap(({ update }) => (update.kind === 'preview' ? [update.preview] : [])).at(-1);
   return { project, tabs, panel, posted, send, lastPreview, at: (name: string) => join(workspace, name) };
 }
 

@@ -1,4 +1,4 @@
-import type { CheckpointPreviewView, CheckpointsView, MessageCheckpointView } from '../../src/contract/checkpointView';
+import type { CheckpointUpdate, MessageCheckpointView } from '../../src/contract/checkpointView';
 import { applyThreadDeltas } from '../../src/contract/threadDeltas';
 import type { NoticeAction, PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { assertNever } from '../../src/util/assertNever';
@@ -114,16 +114,15 @@ export class ThreadView {
     }
   }
 
-  /** Which user messages of this conversation have a checkpoint: their rows offer "Restore to here". */
-  setCheckpoints(view: CheckpointsView): void {
-    this.checkpoints = new Map(view.messages.map((message) => [message.entryId, message]));
-    this.redo = view.redo;
+  /**
+   * Which user messages of this conversation have a checkpoint (their rows offer "Restore to
+   * here"), or the preview of a restore under its message (null closes it).
+   */
+  checkpointUpdate(update: CheckpointUpdate): void {
+    if (update.kind === 'preview') return this.preview?.show(update.preview);
+    this.checkpoints = new Map(update.checkpoints.messages.map((message) => [message.entryId, message]));
+    this.redo = update.checkpoints.redo;
     for (const entry of this.entries) if (entry.kind === 'user') this.update(entry);
-  }
-
-  /** What a restore would change, under its message; null closes it. */
-  showCheckpointPreview(preview: CheckpointPreviewView | null): void {
-    this.preview?.show(preview);
   }
 
   reset(entries: ThreadEntry[]): void {

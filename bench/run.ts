@@ -9,6 +9,8 @@
  *   checkpoints  restore of a checkpoint over 100 files / 2,000 changed lines; storage of a 50-turn session
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
+ *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
+ *                host ingest with frames kept for recordings vs not (ratio)
  *   streaming    a long answer from the real Claude adapter into the webview in Chromium
  *   bigThread    appending to a thread of 2,000 tool calls in the webview in Chromium
  *   bundles      sizes of the production bundles in dist/ (run `npm run build` first)
@@ -30,6 +32,7 @@ import type { Bench, BenchOptions, Figures } from './figures';
 import { fsReadBench } from './fsRead';
 import { handshakeBench } from './handshake';
 import { hostIngestBench } from './hostIngest';
+import { inspectorBench } from './inspector';
 import { machine } from './machine';
 import { reviewBench } from './review';
 import { Cleanup } from './resources';
@@ -37,7 +40,7 @@ import { round } from './stats';
 import { streamingBench } from './streaming';
 import { terminalBench } from './terminals';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, fsReadBench, terminalBench, streamingBench, bigThreadBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

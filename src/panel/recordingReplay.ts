@@ -75,6 +75,8 @@ export class RecordingReplay implements Disposable {
   private readonly channel: ReplayChannel;
   private readonly target: Extract<OpenTarget, { kind: 'new' | 'load' | 'resume' }>;
   private started = false;
+  /** Lines the connection has read from the replayed agent so far. */
+  private received = 0;
 
   constructor(private readonly recording: Recording, options: RecordingReplayOptions) {
     const waitMs = options.waitMs ?? 5000;
@@ -88,6 +90,9 @@ export class RecordingReplay implements Disposable {
       services: { createFs: () => ({ ...replayFs(answers), dispose: () => undefined }), createTerminals: () => ({ ...replayTerminals(answers), dispose: () => undefined }) },
       startAgent: () => this.channel,
     };
+    this.frames.onFrame((frame) => {
+      if (frame.direction === 'in') this.received++;
+    });
     this.session = new SessionController(recordedAgent(recording), environment);
     this.target = openTargetOf(recording);
   }
@@ -95,7 +100,7 @@ export class RecordingReplay implements Disposable {
   /** Plays the whole recording; resolves, once the conversation took in every frame, with what could not be replayed as recorded. */
   async play(): Promise<string[]> {
     const notes = await this.channel.play(this.driver());
-    await this.settled(() => this.frames.frames().filter((frame) => frame.direction === 'in').length >= this.channel.written);
+    await this.settled(() => this.received >= this.channel.written);
     // The connection reads a line a few steps before the thread shows it.
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     return notes;
@@ -159,14 +164,22 @@ export class RecordingReplay implements Disposable {
     this.session.answerPermission(permission.requestId, outcome?.outcome === 'selected' ? outcome.optionId : null);
   }
 
-  /** Waits for the conversation to reach a state (bounded), as the recorded client was in it. */
-  private async settled<T>(probe: () => T | undefined | false): Promise<T | undefined> {
-    const deadline = Date.now() + SETTLE_MS;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined && value !== false) return value;
-      if (Date.now() > deadline) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+  /** Waits for the conversation to reach a state (bounded), as the recorded client was in it: checked whenever it changes. */
+  private settled<T>(probe: () => T | undefined | false): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      const subscriptions: Disposable[] = [];
+      const finish = (value: T | undefined) => {
+        clearTimeout(timer);
+        for (const subscription of subscriptions) subscription.dispose();
+        resolve(value);
+      };
+      const check = () => {
+        const value = probe();
+        if (value !== undefined && value !== false) finish(value);
+      };
+      const timer = setTimeout(() => finish(undefined), SETTLE_MS);
+      subscriptions.push(this.session.thread.onDelta(check), this.session.onTurnChanged(check), this.session.onConnectionChanged(check), this.frames.onFrame(check));
+      check();
+    });
   }
 }

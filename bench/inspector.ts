@@ -1,0 +1,172 @@
+/**
+ * Inspector: what looking at 20,000 frames costs (open, filter, report), what a 20,000-frame
+ * recording costs to replay instantly, and what keeping frames for recordings costs the host
+ * while an agent floods it.
+ */
+import { Readable, Writable } from 'node:stream';
+import { AcpConnection } from '../src/acp/acpConnection';
+import { FrameStore, type Frame } from '../src/acp/frames';
+import { redactFrames } from '../src/acp/frameRedaction';
+import { deliveryMarks } from '../src/inspector/deliveryCheck';
+import { fidelityReport } from '../src/inspector/fidelityReport';
+import { NO_FILTER } from '../src/inspector/frameFilter';
+import { buildFrameIndex } from '../src/inspector/frameIndex';
+import { InspectorModel } from '../src/inspector/inspectorModel';
+import { readRecording, writeRecording } from '../src/inspector/recording';
+import { RecordingReplay } from '../src/panel/recordingReplay';
+import { ThreadModel } from '../src/thread/threadModel';
+import { silentLogger } from '../src/util/logger';
+import { FrameScript } from '../test/support/frameBuilders';
+import { distribution, prefixed, slowdown, type Bench, type BenchContext, type Figures } from './figures';
+import { count, ms, ratio } from './report';
+import { startClock, WARMUP_ROUNDS, withTimeout } from './resources';
+import { floodNdjson, PIPE_CHUNK_BYTES } from './throughput';
+
+const FRAMES = 20_000;
+const SESSION = 'bench-1';
+const RUN_TIMEOUT_MS = 120_000;
+
+/**
+ * A conversation of about `frames` frames shaped like real traffic: turns of streamed text,
+ * tool calls with fs reads and a permission, so every index and filter has work to do.
+ */
+function conversation(frames: number): Frame[] {
+  const script = new FrameScript(Date.now()).open(SESSION);
+  let agentId = 0;
+  for (let turn = 0; script.frames.length < frames - 2; turn++) {
+    const promptId = turn + 2;
+    script.request('out', promptId, 'session/prompt', { sessionId: SESSION, prompt: [{ type: 'text', text: `turn ${turn}` }] });
+    for (let i = 0; i < 3; i++) {
+      const tool = `t${turn}-${i}`;
+      script.toolCall(SESSION, tool, i === 2 ? 'edit' : 'read', { locations: [{ path: `/work/src/file${turn}-${i}.ts` }] });
+      if (i === 2) script.request('in', agentId, 'session/request_permission', { sessionId: SESSION, toolCall: { toolCallId: tool }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] }).result('out', agentId++, { outcome: { outcome: 'selected', optionId: 'allow' } });
+      script.request('in', agentId, 'fs/read_text_file', { sessionId: SESSION, path: `/work/src/file${turn}-${i}.ts` }).result('out', agentId++, { content: 'export const x = 1;\n'.repeat(20) });
+      script.toolDone(SESSION, tool);
+    }
+    for (let chunk = 0; chunk < 80; chunk++) script.update(SESSION, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `word${chunk} ` } });
+    script.result('in', promptId, { stopReason: 'end_turn' });
+  }
+  return script.frames;
+}
+
+/** Samples of `measure` after the warm-up rounds. */
+async function samples(runs: number, measure: () => Promise<number> | number): Promise<number[]> {
+  const out: number[] = [];
+  for (let round = 0; round < WARMUP_ROUNDS + runs; round++) {
+    const value = await measure();
+    if (round >= WARMUP_ROUNDS) out.push(value);
+  }
+  return out;
+}
+
+function timed(run: () => unknown): number {
+  const clock = startClock();
+  run();
+  return clock().ms;
+}
+
+async function replayInstant(text: string): Promise<number> {
+  const recording = readRecording(text);
+  const clock = startClock();
+  const replay = new RecordingReplay(recording, { speed: 'instant', logger: silentLogger, workspaceRoot: process.cwd() });
+  try {
+    await withTimeout(replay.play(), RUN_TIMEOUT_MS, 'instant replay');
+    return clock().ms;
+  } finally {
+    replay.dispose();
+  }
+}
+
+/** `chunks` updates through the real AcpConnection in memory into a thread; `keep` decides whether frames are kept. */
+async function ingest(text: string, chunks: number, keep: boolean): Promise<number> {
+  const bytes = Buffer.from(text);
+  const parts: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length; offset += PIPE_CHUNK_BYTES) parts.push(bytes.subarray(offset, offset + PIPE_CHUNK_BYTES));
+  const stdout = Readable.from(parts);
+  const stdin = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const store = new FrameStore();
+  const thread = new ThreadModel();
+  let applied = 0;
+  let finish: (value: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (finish = resolve));
+  const clock = startClock();
+  const connection = new AcpConnection({ stdout, stdin }, keep ? (frame) => store.record(frame) : () => undefined, {
+    sessionUpdate: (notification) => {
+      thread.applyUpdate(notification.update);
+      if (++applied === chunks) finish(clock().ms);
+    },
+    requestPermission: () => Promise.reject(new Error('no permissions in this benchmark')),
+    fs: null,
+    terminals: null,
+  });
+  try {
+    return await withTimeout(done, RUN_TIMEOUT_MS, 'ingest run');
+  } finally {
+    connection.close();
+    stdout.destroy();
+    stdin.destroy();
+  }
+}
+
+async function measure(context: BenchContext): Promise<Figures> {
+  const runs = context.options.quick ? 3 : Math.max(5, context.options.throughputRuns);
+  const frames = conversation(FRAMES);
+  const model = new InspectorModel(frames);
+  const toolCallId = [...model.index.byToolCall.keys()][Math.floor(model.index.byToolCall.size / 2)] ?? null;
+  const figures: Figures = {
+    openMs: distribution(await samples(runs, () => timed(() => new InspectorModel(frames).rows())), 'ms'),
+    // The two parts of opening: the shared traffic redaction, and the inspector's own index and rows.
+    redactMs: distribution(await samples(runs, () => timed(() => redactFrames(frames))), 'ms'),
+    indexAndRowsMs: distribution(await samples(runs, () => timed(() => buildFrameIndex(model.shown).frames.length + model.rows().length)), 'ms'),
+    searchMs: distribution(await samples(runs, () => timed(() => model.applyFilter({ ...NO_FILTER, text: 'file12-1' }))), 'ms'),
+    methodAndDirectionMs: distribution(await samples(runs, () => timed(() => model.applyFilter({ ...NO_FILTER, method: 'fs/read_text_file', direction: 'in' }))), 'ms'),
+    toolCallMs: distribution(await samples(runs, () => timed(() => model.applyFilter({ ...NO_FILTER, toolCallId }))), 'ms'),
+    deliveryCheckMs: distribution(await samples(runs, async () => {
+      const clock = startClock();
+      await deliveryMarks(model.shown, model.index);
+      return clock().ms;
+    }), 'ms'),
+    reportMs: distribution(await samples(runs, () => timed(() => fidelityReport({ frames, agentLabel: 'bench', workspaceRoots: ['/work'], files: [], projectRules: [], tandemGrants: [] }))), 'ms'),
+  };
+  context.progress(`inspector: ${count(frames.length)} frames indexed, filtered and reported`);
+  const recording = writeRecording({ protocolVersion: 1, agent: { name: 'bench', title: null, version: null }, cwd: null, recordedAt: new Date().toISOString() }, frames);
+  figures.replayInstantMs = distribution(await samples(context.options.quick ? 1 : 3, () => replayInstant(recording)), 'ms');
+  context.progress(`inspector: ${count(frames.length)}-frame recording replayed`);
+  const { chunks } = context.options;
+  const flood = floodNdjson(chunks, SESSION);
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let round = 0; round < WARMUP_ROUNDS + runs; round++) {
+    // Alternating order, so drift hits both alike.
+    const first = await ingest(flood, chunks, round % 2 === 0);
+    const second = await ingest(flood, chunks, round % 2 !== 0);
+    if (round < WARMUP_ROUNDS) continue;
+    (round % 2 === 0 ? on : off).push(first);
+    (round % 2 === 0 ? off : on).push(second);
+  }
+  figures.ingestRecordingOnMs = distribution(on, 'ms');
+  figures.ingestRecordingOffMs = distribution(off, 'ms');
+  figures.ingestRecordingRatio = slowdown(on, off);
+  figures.frames = { value: frames.length, unit: 'count' };
+  return figures;
+}
+
+export const inspectorBench: Bench = {
+  name: 'inspector',
+  title: 'Inspector: 20,000 frames opened, filtered and reported; a 20,000-frame recording replayed; ingest with frames kept',
+  async run(context) {
+    const figures = await measure(context);
+    const value = (key: string) => figures[key]?.value ?? Number.NaN;
+    return {
+      section: 'inspector',
+      figures: prefixed('inspector', figures),
+      lines: [
+        `   ${count(value('frames'))} frames (turns of tool calls, fs reads, a permission and streamed text); medians.`,
+        `   open: ${ms(value('openMs'))} (redaction ${ms(value('redactMs'))}, index + rows ${ms(value('indexAndRowsMs'))}); search: ${ms(value('searchMs'))}; method + direction: ${ms(value('methodAndDirectionMs'))}; one tool call: ${ms(value('toolCallMs'))}`,
+        `   delivery check (SDK validation again, after the list shows): ${ms(value('deliveryCheckMs'))}; fidelity report: ${ms(value('reportMs'))}`,
+        `   replay of the same frames as a recording, instant mode: ${ms(value('replayInstantMs'))}`,
+        `   ingest of ${count(context.options.chunks)} chunks through AcpConnection: frames kept ${ms(value('ingestRecordingOnMs'))}, not kept ${ms(value('ingestRecordingOffMs'))}: ${ratio(value('ingestRecordingRatio'))} (goal <= 1.05x)`,
+      ],
+    };
+  },
+};

@@ -11,7 +11,9 @@ export interface InspectionSources {
 
 /** The conversation as the inspector sees it; null until it has opened a session with its agent. */
 export function inspectedConversation(session: SessionController, sources: InspectionSources): InspectedConversation | null {
-  const sessionId = session.currentSessionId ?? session.newSessionResponse?.sessionId ?? null;
+  // After the agent stopped, the session it last opened is still the one whose frames to show.
+  const opened = session.newSessionResponse;
+  const sessionId = session.currentSessionId ?? (opened && 'sessionId' in opened ? opened.sessionId : null);
   if (!sessionId) return null;
   const roots = sources.workspaceRoots();
   return {

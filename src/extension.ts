@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const traffic = new TrafficChannel(frames);
   context.subscriptions.push(traffic);
 
-  const { review, createFs } = createReviewFeature(context, logger);
+  const { review, createFs, checkpoints } = createReviewFeature(context, logger);
   const apiKeys = secretApiKeys(context.secrets, context.globalState);
   const terminals = createTerminalFeature(context, logger);
   const environment: SessionEnvironment = {
@@ -64,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): void {
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
-  }, review, workspaceTranscripts(context.workspaceState));
+  }, review, workspaceTranscripts(context.workspaceState), checkpoints);
   context.subscriptions.push(presenter);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));

@@ -30,7 +30,7 @@ function startPanel(): void {
   const root = document.getElementById('tandem-root') as HTMLElement;
   const header = new HeaderView(host.post);
   const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
-  const thread = new ThreadView(threadElement, { post: host.post, review, terminals });
+  const thread = new ThreadView(threadElement, { post: host.post, review, terminals }, (message) => host.post(message));
   const composer = new ComposerView(host, conversation);
   const tabsBar = new TabsBar(host.post);
   const changesBar = new ChangesBar(host.post);
@@ -84,6 +84,8 @@ function startPanel(): void {
         return conversation.setPermissions(message.permissions);
       case 'mentionCandidates':
         return composer.mentionCandidates(message.requestId, message.items);
+      case 'checkpointUpdate':
+        return thread.checkpointUpdate(message.update);
       default:
         return assertNever(message, 'host message');
     }

@@ -6,6 +6,7 @@ import { queueActions, type ConversationView, type MentionView, type Permissions
 import { conversationMessageSchemas, promptContextFields } from './conversationMessages';
 import { reviewMessageSchemas } from './reviewMessages';
 import { sessionMessageSchemas } from './sessionMessages';
+import { checkpointMessageSchemas, type CheckpointHostMessage } from './checkpointView';
 import type { HistoryView, TabsView } from './sessionTabsView';
 
 /** Host -> webview. Each `type` carries exactly its payload. */
@@ -27,7 +28,8 @@ export type HostToWebview =
   | { type: 'mentionCandidates'; requestId: number; items: MentionView[] }
   /** Open conversations changed (added, closed, switched, busy, waiting, renamed). */
   | { type: 'tabsChanged'; tabs: TabsView }
-  | { type: 'historyChanged'; history: HistoryView };
+  | { type: 'historyChanged'; history: HistoryView }
+  | CheckpointHostMessage;
 
 export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
 export type PanelAction = (typeof panelActions)[number];
@@ -60,6 +62,7 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   ...conversationMessageSchemas,
   ...sessionMessageSchemas,
   ...reviewMessageSchemas,
+  ...checkpointMessageSchemas,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -9,6 +9,7 @@ import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { AgentCatalog } from './agentCatalog';
+import { CheckpointPanel, type CheckpointService } from './checkpointPanel';
 import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
 import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
@@ -65,6 +66,8 @@ export class ChatPresenter implements Disposable {
   private readonly use: WorkspaceUse;
   /** Comments for the agents and reviewed marks on the pending changes (none without a review source). */
   readonly reviewFeedback: ReviewFeedback | null;
+  /** "Restore to here" on user messages (none without a folder's storage). */
+  private readonly checkpoints: CheckpointPanel | null;
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -74,12 +77,13 @@ export class ChatPresenter implements Disposable {
     private readonly actions: EditorActions,
     private readonly review: ReviewSource | null = null,
     transcripts: TranscriptStorage | null = null,
+    checkpoints: CheckpointService | null = null,
   ) {
     this.agents = new AgentCatalog(loadAgents);
     this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
     this.reviewFeedback = review ? new ReviewFeedback(review, () => this.tabs.active.id) : null;
-    this.prompts = new PromptDispatcher(this.conversation, review, this.reviewFeedback);
+    this.prompts = new PromptDispatcher(this.conversation, review, this.reviewFeedback, () => this.checkpoints);
     const saved = transcripts?.read();
     // Transcripts are kept only of conversations the user had here (and in the editor's storage).
     if (saved && saved.open.length + saved.closed.length > 0) this.use.markUsed();
@@ -89,12 +93,16 @@ export class ChatPresenter implements Disposable {
       this.reviewFeedback?.keepConversations(this.tabs.view().tabs.map((tab) => tab.id));
     };
     this.tabs = new OpenConversations(this.agents, environment, this.tabListener(), actions.mirrorTerminals, {
-      activated: () => this.view.snapshot(),
+      activated: () => {
+        this.view.snapshot();
+        this.checkpoints?.refresh();
+      },
       tabsChanged: () => this.view.tabsChanged(),
       changed,
       closed: (record) => this.history.keep(record),
     });
     this.view = new WebviewStream(post, this.tabs, this.conversation, () => this.state());
+    this.checkpoints = checkpoints ? this.subscriptions.add(new CheckpointPanel(checkpoints, this.tabs, (message) => this.view.send(message), () => this.view.tabsChanged())) : null;
     this.history = new SessionHistory(saved?.closed ?? [], this.agents, this.tabs, this.view, changed);
     this.handlers = this.messageHandlers(new ForkAndRename(this.tabs, this.view, changed));
     this.tabs.restore(saved, selectedAgentId);
@@ -212,6 +220,11 @@ export class ChatPresenter implements Disposable {
     }
   }
 
+  /** Tandem: Redo Restore: what taking back the last restore would change, in the panel. */
+  previewRedoRestore(): Promise<void> {
+    return this.checkpoints?.previewRedo() ?? Promise.resolve();
+  }
+
   /** The agent settings changed. */
   reloadAgents(): void {
     this.agents.reload();
@@ -251,6 +264,7 @@ export class ChatPresenter implements Disposable {
       copyText: conversation,
       ready: () => {
         this.view.attach();
+        this.checkpoints?.refresh();
         if (this.use.used && this.session.connectionView.phase === 'idle') void this.session.start();
       },
       sendPrompt: (message) => this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []),
@@ -262,6 +276,7 @@ export class ChatPresenter implements Disposable {
       openLink: (message) => this.actions.openLink(message.href),
       reviewAction: (message) => this.review?.act({ action: message.action, path: message.path, hunkId: message.hunkId }),
       reviewFeedback: (message) => this.reviewFeedback?.apply(message.change),
+      checkpointAction: (message) => this.checkpoints?.handle(message.action),
       answerPermission: (message) => {
         this.session.answerPermission(message.requestId, message.optionId);
       },

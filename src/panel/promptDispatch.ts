@@ -1,6 +1,7 @@
 import type { QueueAction } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { errorMessage } from '../util/logger';
+import type { CheckpointPanel } from './checkpointPanel';
 import type { ConversationFeature } from './conversationFeature';
 import type { PromptInput } from '../conversation/promptQueue';
 import type { ReviewFeedback } from './reviewFeedback';
@@ -20,6 +21,7 @@ export class PromptDispatcher {
     private readonly conversation: ConversationFeature,
     private readonly review: ReviewSource | null,
     private readonly feedback: ReviewFeedback | null,
+    private readonly checkpoints: () => CheckpointPanel | null = () => null,
   ) {}
 
   async send(tab: SessionTab, prompt: PromptInput): Promise<void> {
@@ -88,10 +90,14 @@ export class PromptDispatcher {
     try {
       const { blocks, refused } = await this.conversation.promptAttachments(tab.session, prompt.mentions, prompt.images);
       if (refused) tab.session.thread.addNotice('warning', refused);
-      const notes = this.review?.takePromptNotes(tab.session.key) ?? [];
+      // Taken before the agent gets the message: whatever changes from here on is after it.
+      const checkpoints = this.checkpoints();
+      const checkpoint = await checkpoints?.beforePrompt(tab, prompt.text);
+      const notes = [...(this.review?.takePromptNotes(tab.session.key) ?? []), ...(checkpoints?.takePromptNotes(tab.session.key) ?? [])];
       const comments = this.feedback?.takeForPrompt(tab.id) ?? null;
       // prompt() marks the turn running before it first waits, so the tab is busy from here on.
       turn = tab.session.prompt(prompt.text, comments ? [...notes, comments.context] : notes, blocks);
+      if (checkpoint) checkpoints?.sent(tab, checkpoint);
       // It has put the user's message in the thread: the comments that went with it show right under it.
       if (comments) tab.session.thread.addNotice('info', comments.summary);
     } catch (error) {

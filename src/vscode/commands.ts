@@ -36,5 +36,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (choice === 'Sign Out') await session.signOut();
     }),
     vscode.commands.registerCommand('tandem.showTraffic', () => deps.showTraffic()),
+    vscode.commands.registerCommand('tandem.redoRestore', async () => {
+      await reveal();
+      await deps.presenter.previewRedoRestore();
+    }),
   ];
 }

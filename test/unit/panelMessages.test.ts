@@ -24,6 +24,7 @@ function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K
     openLink: { type: 'openLink', href: 'https://example.com/docs' },
     reviewAction: { type: 'reviewAction', action: 'keepAll', path: null, hunkId: null },
     reviewFeedback: { type: 'reviewFeedback', change: { kind: 'removeComment', commentId: 'no-such-comment' } },
+    checkpointAction: { type: 'checkpointAction', action: { kind: 'preview', entryId: 'no-such-message' } },
     terminalAction: { type: 'terminalAction', terminalId: 'no-such-terminal', action: 'reveal' },
     signIn: { type: 'signIn', methodId: 'no-such-method' },
     setSessionOption: { type: 'setSessionOption', optionId: 'no-such-option', value: 'x' },

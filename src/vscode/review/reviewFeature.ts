@@ -6,7 +6,9 @@ import type { Disposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { EditorDocuments } from '../editorDocuments';
 import { modalFsDecisions } from '../fsDecisions';
+import type { CheckpointService } from '../../panel/checkpointPanel';
 import { BASE_SCHEME, BaseContentProvider } from './baseContent';
+import { createCheckpoints } from './checkpointFeature';
 import { ReviewController } from './reviewController';
 import { registerReviewCommands } from './reviewCommands';
 import { ReviewDecorations } from './reviewDecorations';
@@ -22,9 +24,11 @@ function workspaceRoots(): string[] {
 export function createReviewFeature(context: vscode.ExtensionContext, logger: Logger): {
   review: ReviewController;
   createFs(session: FsSessionContext): FsPort & Disposable;
+  checkpoints: CheckpointService | null;
 } {
   const documents = new EditorDocuments(workspaceRoots);
   const review = new ReviewController(context.workspaceState, documents, logger);
+  const checkpoints = createCheckpoints(context, review, documents, logger);
   const base = new BaseContentProvider(() => review.changes);
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'tandem.hasPendingChanges', review.changes.files().length > 0);
@@ -44,9 +48,9 @@ export function createReviewFeature(context: vscode.ExtensionContext, logger: Lo
     roots: workspaceRoots,
     documents,
     decisions: modalFsDecisions,
-    changes: review.feed,
+    changes: checkpoints?.recorder.watch(review.feed) ?? review.feed,
     // VS Code reloads clean editors from disk by itself; dirty ones keep the user's text.
     onDiskChanged: (paths) => session.logger.debug(`changed on disk by the agent: ${paths.join(', ')}`),
   });
-  return { review, createFs };
+  return { review, createFs, checkpoints };
 }

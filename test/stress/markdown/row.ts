@@ -14,6 +14,7 @@ import type { ThreadEntry } from '../../../src/contract/viewModel';
 import { linkTarget, type LinkWorkspace } from '../../../src/panel/linkPolicy';
 import { hostileContent } from '../../support/hostileContent';
 import { panelState } from '../../support/panelFixtures';
+import { Random } from '../../support/reviewStressCases';
 import { openPanel, type PanelHarness } from '../../support/panelHarness';
 import { launchBrowser, type WorkbenchBrowser } from '../../support/workbench';
 import { errorText, stopped, type RowOptions, type StressRow, type Tally } from '../row';
@@ -44,11 +45,11 @@ class Findings {
 
 const payloadIdIn = (text: string) => Number(new RegExp(`${REMOTE_HOST.replace(/\./g, '\\.')}/p(\\d+)`).exec(text)?.[1] ?? 0);
 
-function chunks(text: string): string[] {
+/** Small and uneven pieces, so tags and entities are cut at every kind of place (the same cuts on every run). */
+function chunks(text: string, random: Random): string[] {
   const parts: string[] = [];
   for (let offset = 0; offset < text.length;) {
-    // Small and uneven, so tags and entities are cut at every kind of place.
-    const size = 1 + Math.floor(Math.random() * 24);
+    const size = 1 + random.int(24);
     parts.push(text.slice(offset, offset + size));
     offset += size;
   }
@@ -58,9 +59,10 @@ function chunks(text: string): string[] {
 async function streamPayloads(harness: PanelHarness, payloads: readonly HostilePayload[]): Promise<void> {
   await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'show me' }]) });
   for (const payload of payloads) {
+    const random = new Random(payload.id);
     await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: `m${payload.id}`, text: '' } }] });
     // Huge payloads go in big pieces: the point there is the renderer's bounds, not the cuts.
-    const parts = payload.text.length > 20_000 ? payload.text.match(/[\s\S]{1,50000}/g) ?? [] : chunks(payload.text);
+    const parts = payload.text.length > 20_000 ? payload.text.match(/[\s\S]{1,50000}/g) ?? [] : chunks(payload.text, random);
     for (const text of parts) await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: `m${payload.id}`, text }] });
   }
   await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'end', text: END_MARK } }] });

@@ -1,4 +1,4 @@
-import { SecretLines } from './secrets';
+import { redactSecrets, SecretLines } from './secrets';
 
 /** The one log every part writes to; the VS Code side backs it with a LogOutputChannel. */
 export interface Logger {
@@ -42,7 +42,12 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
+/** An error as one sentence for the user; agents' error texts can quote credentials, so they are redacted. */
 export function errorMessage(error: unknown): string {
+  return redactSecrets(rawErrorMessage(error));
+}
+
+function rawErrorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') return error.message;
   return String(error);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeExit } from '../../src/acp/agentExit';
 import type { TranscriptsState } from '../../src/panel/transcripts';
-import { redactingLogger, taggedLogger } from '../../src/util/logger';
+import { errorMessage, redactingLogger, taggedLogger } from '../../src/util/logger';
 import { REDACTED } from '../../src/util/secrets';
 import { workspaceTranscripts } from '../../src/vscode/transcriptStorage';
 import { generated } from '../support/secretFormats';
@@ -52,5 +52,14 @@ describe('outputs without secrets', () => {
     storage.write(state);
     assert.ok(!JSON.stringify(stored).includes(token));
     assert.deepEqual((stored as TranscriptsState).open[0]?.entries, [{ kind: 'user', id: 'u1', text: `publish with ${REDACTED}` }]);
+  });
+});
+
+describe('error sentences', () => {
+  test('an agent error that quotes a key is shown without it', () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    const shown = errorMessage(new Error(`invalid x-api-key ${key}`));
+    assert.ok(!shown.includes('Q'.repeat(8)), shown);
+    assert.match(shown, /invalid x-api-key/);
   });
 });

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Frame } from '../acp/frames';
+import { redactJson } from '../acp/redact';
 import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
 import { toolKinds } from '../contract/viewModel';
 import type { ChangeOrigin } from '../review/types';
@@ -189,7 +190,7 @@ function marked(facts: TrafficFacts, delivery: ReadonlyMap<number, FrameMark> = 
   return [...byFrame].sort(([a], [b]) => a - b).map(([index, mark]) => ({ index, kind: mark.kind, reason: mark.reason }));
 }
 
-/** The fidelity report: what the agent declared, what it did, and what the user was asked, from the traffic itself. */
+/** The fidelity report: what the agent declared, what it did, and what the user was asked, from the traffic itself; redacted. */
 export function fidelityReport(inputs: ReportInputs): FidelityReport {
   const facts = new TrafficFacts();
   buildFrameIndex(inputs.frames, facts.observe);
@@ -220,5 +221,6 @@ export function fidelityReport(inputs: ReportInputs): FidelityReport {
     marked: marked(facts, inputs.deliveryMarks),
     unserved: [...facts.received].filter(([, outcomes]) => outcomes.notFound > 0).map(([name, outcomes]) => ({ name, count: outcomes.notFound })),
   };
-  return { ...report, summary: reportSummary(report, facts.received.get('session/request_permission')?.calls ?? 0) };
+  // Titles, paths and error messages come from the agent and may hold credentials: the report is exported.
+  return redactJson({ ...report, summary: reportSummary(report, facts.received.get('session/request_permission')?.calls ?? 0) });
 }

@@ -1,84 +1,129 @@
 import type { Frame } from '../acp/frames';
-import { redactFrames } from '../acp/frameRedaction';
+import { FrameRedactor } from '../acp/frameRedaction';
 import { parseFrameText } from '../acp/redact';
 import type { FrameFilterView, FrameRowView } from '../contract/inspectorView';
+import { redactSecrets } from '../util/secrets';
 import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';
 import { buildFrameIndex, type FrameIndex, type FrameMark, type IndexedFrame } from './frameIndex';
 
-function rowOf(frame: IndexedFrame): FrameRowView {
-  return {
-    index: frame.index,
-    at: frame.at,
-    direction: frame.direction,
-    kind: frame.kind,
-    method: frame.method,
-    id: frame.id,
-    updateKind: frame.updateKind,
-    sessionId: frame.sessionId,
-    size: frame.size,
-    latencyMs: frame.latencyMs,
-    pair: frame.pair,
-    toolCallId: frame.toolCallId,
-    mark: frame.mark,
-  };
-}
+/** Frames redacted between two looks at the event loop, so the host stays responsive meanwhile. */
+const REDACTION_SLICE = 500;
 
 function isEmpty(filter: FrameFilterView): boolean {
   return filter.direction === null && filter.method === null && filter.toolCallId === null && !filter.text && !filter.markedOnly;
 }
 
+/** The traffic log's redaction, over the frames in slices; the same frames come out, in order. */
+async function redactInSlices(frames: readonly Frame[]): Promise<Frame[]> {
+  const redactor = new FrameRedactor();
+  const out: Frame[] = [];
+  for (let start = 0; start < frames.length; start += REDACTION_SLICE) {
+    for (const frame of frames.slice(start, start + REDACTION_SLICE)) out.push(...redactor.push(frame));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  out.push(...redactor.releaseStale(Number.POSITIVE_INFINITY));
+  return out;
+}
+
 /**
- * What the inspector shows of one conversation's frames: redacted once, as the traffic log shows
- * them, and indexed once; filters and details work on that copy, so nothing the user searches
- * or reads was hidden by the redaction.
+ * What the inspector shows of one conversation's frames. The list comes from the index at once;
+ * every text the user can read or search (details, search, and the names in the rows) is
+ * redacted as the traffic log redacts it, so nothing the user searches for was hidden by the
+ * redaction. The frames' text is redacted once, in the background.
  */
 export class InspectorModel {
-  readonly shown: readonly Frame[];
   readonly index: FrameIndex;
   private current: FrameFilterView = NO_FILTER;
+  private redacted: Promise<Frame[]> | null = null;
+  /** Names in rows repeat (methods, sessions, tool calls): each is redacted once. */
+  private readonly names = new Map<string, string>();
 
-  constructor(frames: readonly Frame[]) {
-    this.shown = redactFrames(frames);
-    this.index = buildFrameIndex(this.shown);
+  constructor(private readonly frames: readonly Frame[]) {
+    this.index = buildFrameIndex(frames);
   }
 
   get filter(): FrameFilterView {
     return this.current;
   }
 
-  rows(): FrameRowView[] {
-    return this.index.frames.map(rowOf);
+  /** The frames as the traffic log shows them. */
+  shown(): Promise<readonly Frame[]> {
+    this.redacted ??= redactInSlices(this.frames);
+    return this.redacted;
   }
 
-  /** The rows that pass, or null when every row does (nothing to send). */
-  applyFilter(filter: FrameFilterView): number[] | null {
+  /** Every method seen, for the method filter. */
+  methods(): string[] {
+    return this.index.methods.map((method) => this.name(method) ?? method);
+  }
+
+  rows(): FrameRowView[] {
+    return this.index.frames.map((frame) => this.rowOf(frame));
+  }
+
+  /** The rows that pass, or null when every row does (nothing to send). Searching waits for the redaction. */
+  async applyFilter(filter: FrameFilterView): Promise<number[] | null> {
     this.current = filter;
-    return isEmpty(filter) ? null : filterFrames(this.index, this.shown, filter);
+    if (isEmpty(filter)) return null;
+    const texts = filter.text ? await this.shown() : this.frames;
+    return filterFrames(this.index, texts, filter);
+  }
+
+  /** The frame's redacted text for the details pane: indented when it is JSON, as sent when not. */
+  async detail(position: number): Promise<{ text: string; toolCallId: string | null } | null> {
+    const indexed = this.index.frames[position];
+    const frame = indexed ? (await this.shown())[position] : undefined;
+    if (!frame || !indexed) return null;
+    const value = parseFrameText(frame.text);
+    return { text: value === undefined ? frame.text : JSON.stringify(value, null, 2), toolCallId: indexed.toolCallId };
   }
 
   /**
-   * Marks the updates the SDK dropped or changed on the way (see `deliveryMarks`); slower than
-   * the index, so it comes after the list is shown. Returns the marks it set.
+   * Marks the updates the SDK dropped or changed on the way (see `deliveryMarks`), checked on the
+   * frames as they came; slower than the index, so it comes after the list is shown.
    */
   async checkDelivery(): Promise<{ index: number; mark: FrameMark }[]> {
-    const marks = await deliveryMarks(this.shown, this.index);
+    const marks = await deliveryMarks(this.frames, this.index);
     const set: { index: number; mark: FrameMark }[] = [];
     for (const [index, mark] of marks) {
       const frame = this.index.frames[index];
       if (!frame) continue;
       frame.mark = mark;
-      set.push({ index, mark });
+      set.push({ index, mark: this.markOf(mark) });
     }
     return set;
   }
 
-  /** The frame's text for the details pane: indented when it is JSON, as sent when not. */
-  detail(position: number): { text: string; toolCallId: string | null } | null {
-    const frame = this.shown[position];
-    const indexed = this.index.frames[position];
-    if (!frame || !indexed) return null;
-    const value = parseFrameText(frame.text);
-    return { text: value === undefined ? frame.text : JSON.stringify(value, null, 2), toolCallId: indexed.toolCallId };
+  private name(value: string | null): string | null {
+    if (value === null) return null;
+    let shown = this.names.get(value);
+    if (shown === undefined) {
+      shown = redactSecrets(value);
+      this.names.set(value, shown);
+    }
+    return shown;
+  }
+
+  private markOf(mark: FrameMark): FrameMark {
+    return { kind: mark.kind, reason: this.name(mark.reason) ?? '' };
+  }
+
+  private rowOf(frame: IndexedFrame): FrameRowView {
+    return {
+      index: frame.index,
+      at: frame.at,
+      direction: frame.direction,
+      kind: frame.kind,
+      method: this.name(frame.method),
+      id: this.name(frame.id),
+      updateKind: this.name(frame.updateKind),
+      sessionId: this.name(frame.sessionId),
+      size: frame.size,
+      latencyMs: frame.latencyMs,
+      pair: frame.pair,
+      toolCallId: this.name(frame.toolCallId),
+      mark: frame.mark ? this.markOf(frame.mark) : null,
+    };
   }
 }

@@ -118,6 +118,14 @@ describe('fidelity report', () => {
     assert.equal(gemini.summary, 'Gemini CLI changed 1 file through the editor, showed diffs for 1 file that Tandem never saw change, never asked.');
   });
 
+  test('credentials in what the agent sent (a command in a title, an error) do not reach the report', () => {
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const leaky = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'x1', 'execute', { title: `git push https://${secret}@github.com/a/b`, locations: [{ path: '/etc/hosts' }] }).request('out', 5, 'session/load', { sessionId: 'old' }).error('in', 5, -32603, `bad token ${secret}`), { files: [] }));
+    assert.equal(leaky.outsideWorkspace.length, 1, 'the title is in the report');
+    assert.ok(!JSON.stringify(leaky).includes(secret));
+    assert.ok(!reportMarkdown(leaky).includes(secret));
+  });
+
   test('the document escapes what the agent controls and shows the standing grants', () => {
     const hostile = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'r1', 'read', { title: '[click](https://evil.example) <img src=x>', locations: [{ path: '/work/a|b`c.ts' }] }), { files: [] }));
     const markdown = reportMarkdown(hostile);

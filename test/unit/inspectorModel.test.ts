@@ -16,20 +16,26 @@ describe('inspector model', () => {
     .line('in', 'warning: not json');
   const model = new InspectorModel(script.frames);
 
-  test('frames are shown, searched and detailed redacted: a secret cannot be found by searching for it', () => {
-    assert.ok(!model.shown.some((frame) => frame.text.includes(secret)));
-    assert.deepEqual(model.applyFilter({ ...NO_FILTER, text: secret.slice(0, 12) }), []);
-    assert.deepEqual(model.applyFilter({ ...NO_FILTER, text: REDACTED }), [4]);
-    assert.ok(!model.detail(4)?.text.includes(secret));
+  test('frames are shown, searched and detailed redacted: a secret cannot be found by searching for it', async () => {
+    assert.ok(!(await model.shown()).some((frame) => frame.text.includes(secret)));
+    assert.deepEqual(await model.applyFilter({ ...NO_FILTER, text: secret.slice(0, 12) }), []);
+    assert.deepEqual(await model.applyFilter({ ...NO_FILTER, text: REDACTED }), [4]);
+    assert.ok(!(await model.detail(4))?.text.includes(secret));
   });
 
-  test('a filter that lets everything through sends no list; details are pretty JSON, or the line as it came', () => {
-    assert.equal(model.applyFilter(NO_FILTER), null);
+  test('a filter that lets everything through sends no list; details are pretty JSON, or the line as it came', async () => {
+    assert.equal(await model.applyFilter(NO_FILTER), null);
     assert.equal(model.filter, NO_FILTER);
-    assert.match(model.detail(0)?.text ?? '', /^\{\n {2}"jsonrpc": "2.0",/);
-    assert.deepEqual(model.detail(5), { text: 'warning: not json', toolCallId: null });
-    assert.equal(model.detail(4)?.toolCallId, 't1');
-    assert.equal(model.detail(99), null);
+    assert.match((await model.detail(0))?.text ?? '', /^\{\n {2}"jsonrpc": "2.0",/);
+    assert.deepEqual(await model.detail(5), { text: 'warning: not json', toolCallId: null });
+    assert.equal((await model.detail(4))?.toolCallId, 't1');
+    assert.equal(await model.detail(99), null);
+  });
+
+  test('names in rows are redacted too, though the rows come before the frames are', () => {
+    const leaky = new InspectorModel(new FrameScript().toolCall('s1', secret, 'read').frames);
+    assert.equal(leaky.rows()[0]?.toolCallId, REDACTED);
+    assert.ok(!JSON.stringify(leaky.rows()).includes(secret));
   });
 
   test('rows carry what the list shows, and nothing of the frame text', () => {
@@ -45,7 +51,7 @@ describe('inspector model', () => {
     const marks = await checked.checkDelivery();
     assert.deepEqual(marks.map((entry) => [entry.index, entry.mark.kind]), [[0, 'dropped']]);
     assert.equal(checked.rows()[0]?.mark?.kind, 'dropped');
-    assert.deepEqual(checked.applyFilter({ ...NO_FILTER, markedOnly: true }), [0]);
+    assert.deepEqual(await checked.applyFilter({ ...NO_FILTER, markedOnly: true }), [0]);
   });
 
   test('messages from the inspector webview are validated', () => {

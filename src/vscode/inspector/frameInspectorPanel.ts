@@ -7,7 +7,7 @@ import { InspectorModel } from '../../inspector/inspectorModel';
 import { renderInspectorDocument } from '../../panel/inspectorDocument';
 import { assertNever } from '../../util/assertNever';
 import { DisposableBase, toDisposable } from '../../util/disposable';
-import type { Logger } from '../../util/logger';
+import { errorMessage, type Logger } from '../../util/logger';
 
 /** What one inspector tab looks at: a live conversation or a replayed recording. */
 export interface InspectorTarget {
@@ -64,23 +64,25 @@ export class FrameInspectorPanel extends DisposableBase {
     this.panel.title = target.title;
     this.pendingFilter = { ...NO_FILTER, toolCallId };
     this.panel.reveal();
-    if (this.ready) this.load();
+    if (this.ready) void this.load();
   }
 
   private post(message: HostToInspector): void {
     void this.panel.webview.postMessage(message);
   }
 
-  private load(): void {
+  private async load(): Promise<void> {
     const started = Date.now();
-    this.model = new InspectorModel(this.target.frames());
-    const visible = this.model.applyFilter(this.pendingFilter);
-    this.post({ type: 'frames', title: this.target.title, note: this.target.note(), rows: this.model.rows(), methods: [...this.model.index.methods], filter: this.model.filter, visible });
-    this.logger.debug(`[inspector] ${this.model.shown.length} frames indexed in ${Date.now() - started} ms`);
-    const model = this.model;
-    void model.checkDelivery().then((marks) => {
-      if (this.model === model && marks.length > 0) this.post({ type: 'marks', marks });
-    });
+    const model = new InspectorModel(this.target.frames());
+    this.model = model;
+    const visible = await model.applyFilter(this.pendingFilter);
+    if (this.model !== model) return;
+    this.post({ type: 'frames', title: this.target.title, note: this.target.note(), rows: model.rows(), methods: model.methods(), filter: model.filter, visible });
+    this.logger.debug(`[inspector] ${model.index.frames.length} frames indexed in ${Date.now() - started} ms`);
+    // Redaction (for search and details) and the delivery check go on after the list is shown.
+    void model.shown();
+    const marks = await model.checkDelivery();
+    if (this.model === model && marks.length > 0) this.post({ type: 'marks', marks });
   }
 
   private receive(raw: unknown): void {
@@ -89,10 +91,23 @@ export class FrameInspectorPanel extends DisposableBase {
       this.logger.warn('[inspector] ignored an invalid message from the webview');
       return;
     }
-    this.handle(message);
+    this.handle(message).catch((error: unknown) => this.logger.error(`[inspector] ${message.type} failed: ${errorMessage(error)}`));
   }
 
-  private handle(message: InspectorToHost): void {
+  private async applyFilter(filter: FrameFilterView): Promise<void> {
+    const model = this.model;
+    if (!model) return;
+    const visible = await model.applyFilter(filter);
+    // A search waits for the redaction; a later filter may have come meanwhile, and only the current one is shown.
+    if (this.model === model && model.filter === filter) this.post({ type: 'filtered', filter, visible });
+  }
+
+  private async showDetail(index: number): Promise<void> {
+    const detail = await this.model?.detail(index);
+    if (detail) this.post({ type: 'detail', index, text: detail.text, inThread: detail.toolCallId !== null && this.target.hasToolCall(detail.toolCallId) });
+  }
+
+  private async handle(message: InspectorToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
       case 'refresh':
@@ -100,13 +115,9 @@ export class FrameInspectorPanel extends DisposableBase {
         if (message.type === 'refresh') this.pendingFilter = this.model?.filter ?? NO_FILTER;
         return this.load();
       case 'filter':
-        if (this.model) this.post({ type: 'filtered', filter: message.filter, visible: this.model.applyFilter(message.filter) });
-        return;
-      case 'select': {
-        const detail = this.model?.detail(message.index);
-        if (detail) this.post({ type: 'detail', index: message.index, text: detail.text, inThread: detail.toolCallId !== null && this.target.hasToolCall(detail.toolCallId) });
-        return;
-      }
+        return this.applyFilter(message.filter);
+      case 'select':
+        return this.showDetail(message.index);
       case 'showInThread':
         return this.target.showInThread(message.toolCallId);
       case 'showReport':

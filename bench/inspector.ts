@@ -129,7 +129,7 @@ async function measure(context: BenchContext): Promise<Figures> {
     reportMs: distribution(await samples(runs, () => timed(() => fidelityReport({ frames, agentLabel: 'bench', workspaceRoots: ['/work'], files: [], projectRules: [], tandemGrants: [] }))), 'ms'),
   };
   context.progress(`inspector: ${count(frames.length)} frames indexed, filtered and reported`);
-  const recording = writeRecording({ protocolVersion: 1, agent: { name: 'bench', title: null, version: null }, cwd: null, recordedAt: new Date().toISOString() }, frames);
+  const recording = await writeRecording({ protocolVersion: 1, agent: { name: 'bench', title: null, version: null }, cwd: null, recordedAt: new Date().toISOString() }, frames);
   figures.replayInstantMs = distribution(await samples(context.options.quick ? 1 : 3, () => replayInstant(recording)), 'ms');
   context.progress(`inspector: ${count(frames.length)}-frame recording replayed`);
   const { chunks } = context.options;

@@ -1,29 +1,14 @@
 import type { Frame } from '../acp/frames';
-import { FrameRedactor } from '../acp/frameRedaction';
 import { parseFrameText } from '../acp/redact';
 import type { FrameFilterView, FrameRowView } from '../contract/inspectorView';
 import { redactSecrets } from '../util/secrets';
 import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';
+import { redactInSlices } from './slicedRedaction';
 import { buildFrameIndex, type FrameIndex, type FrameMark, type IndexedFrame } from './frameIndex';
-
-/** Frames redacted between two looks at the event loop, so the host stays responsive meanwhile. */
-const REDACTION_SLICE = 500;
 
 function isEmpty(filter: FrameFilterView): boolean {
   return filter.direction === null && filter.method === null && filter.toolCallId === null && !filter.text && !filter.markedOnly;
-}
-
-/** The traffic log's redaction, over the frames in slices; the same frames come out, in order. */
-async function redactInSlices(frames: readonly Frame[]): Promise<Frame[]> {
-  const redactor = new FrameRedactor();
-  const out: Frame[] = [];
-  for (let start = 0; start < frames.length; start += REDACTION_SLICE) {
-    for (const frame of frames.slice(start, start + REDACTION_SLICE)) out.push(...redactor.push(frame));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  out.push(...redactor.releaseStale(Number.POSITIVE_INFINITY));
-  return out;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Frame, FrameDirection } from '../acp/frames';
-import { redactFrames } from '../acp/frameRedaction';
 import { parseFrameText } from '../acp/redact';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity, type AgentIdentity } from './agentIdentity';
+import { redactInSlices } from './slicedRedaction';
 
 /** The recording format this code writes and reads. */
 export const RECORDING_FORMAT = 1;
@@ -47,15 +47,15 @@ export function frameLine(frame: Frame, origin = 0): string {
 }
 
 /** The frames as NDJSON for a bug report: redacted exactly as the traffic log shows them. */
-export function exportFrames(frames: readonly Frame[]): string {
-  return redactFrames(frames).map((frame) => `${frameLine(frame)}\n`).join('');
+export async function exportFrames(frames: readonly Frame[]): Promise<string> {
+  return (await redactInSlices(frames)).map((frame) => `${frameLine(frame)}\n`).join('');
 }
 
-/** A recording's text: the header line, then one line per frame with its time since the first. */
-export function writeRecording(header: Omit<RecordingHeader, 'format'>, frames: readonly Frame[]): string {
+/** A recording's text: the header line, then one line per frame, redacted, with its time since the first. */
+export async function writeRecording(header: Omit<RecordingHeader, 'format'>, frames: readonly Frame[]): Promise<string> {
   const origin = frames[0]?.at ?? 0;
   const lines = [JSON.stringify({ tandemRecording: RECORDING_FORMAT, ...header })];
-  for (const frame of redactFrames(frames)) lines.push(frameLine(frame, origin));
+  for (const frame of await redactInSlices(frames)) lines.push(frameLine(frame, origin));
   return `${lines.join('\n')}\n`;
 }
 

@@ -16,9 +16,9 @@ function sample(): FrameScript {
 }
 
 describe('export and recording', () => {
-  test('an export is one line per frame, redacted as the traffic log is', () => {
+  test('an export is one line per frame, redacted as the traffic log is', async () => {
     const frames = sample().frames;
-    const text = exportFrames(frames);
+    const text = await exportFrames(frames);
     const lines = text.trimEnd().split('\n');
     assert.equal(lines.length, frames.length);
     assert.ok(!text.includes(secret) && !text.includes('hunter2'));
@@ -29,9 +29,9 @@ describe('export and recording', () => {
     assert.match(lines[5] as string, /"raw":"not json /);
   });
 
-  test('a recording reads back as the frames it holds, redacted, with times since the first frame', () => {
+  test('a recording reads back as the frames it holds, redacted, with times since the first frame', async () => {
     const frames = sample().frames;
-    const loaded = readRecording(writeRecording(header, frames));
+    const loaded = readRecording(await writeRecording(header, frames));
     assert.deepEqual(loaded.skipped, []);
     assert.equal(loaded.header.agent?.name, 'test-agent');
     assert.equal(loaded.frames.length, frames.length);
@@ -53,8 +53,8 @@ describe('export and recording', () => {
     refuses(`${JSON.stringify({ tandemRecording: 1 })}\n${' '.repeat(MAX_RECORDING_BYTES)}`, /up to 64 MB/);
   });
 
-  test('a truncated or damaged recording loads what is valid and says what was skipped', () => {
-    const text = writeRecording(header, sample().frames);
+  test('a truncated or damaged recording loads what is valid and says what was skipped', async () => {
+    const text = await writeRecording(header, sample().frames);
     const cut = text.slice(0, text.length - 20);
     const damaged = cut.replace('"dir":"in"', '"dir":"up"');
     const loaded = readRecording(damaged);

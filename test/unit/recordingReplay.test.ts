@@ -59,7 +59,7 @@ async function recordedSession(t: TestScope, marker: string): Promise<{ text: st
   await turn(session, 'echo goodbye');
   const all = environment.frames.frames();
   const frames = conversationFrames(all, buildFrameIndex(all), new Set([session.currentSessionId ?? '']));
-  return { text: writeRecording(recordingHeader(frames, environment.workspaceRoot, new Date()), frames), entries: session.thread.snapshot() };
+  return { text: await writeRecording(recordingHeader(frames, environment.workspaceRoot, new Date()), frames), entries: session.thread.snapshot() };
 }
 
 function replayOf(t: TestScope, text: string, workspaceRoot: string, speed: 'instant' | 'recorded' = 'instant'): RecordingReplay {
@@ -100,7 +100,7 @@ describe('recording replay', () => {
       .update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Half an ans' } })
       .request('out', 3, 'session/set_mode', { sessionId: 's1', modeId: 'plan' })
       .request('in', 0, 'fs/write_text_file', { sessionId: 's1', path: '/etc/passwd', content: 'x' });
-    const text = writeRecording({ protocolVersion: 1, agent: { name: 'cut', title: null, version: null }, cwd: null, recordedAt: '' }, script.frames);
+    const text = await writeRecording({ protocolVersion: 1, agent: { name: 'cut', title: null, version: null }, cwd: null, recordedAt: '' }, script.frames);
     const folder = tempWorkspace(t);
     const replay = replayOf(t, text, folder);
     const notes = await replay.play();

@@ -39,10 +39,10 @@ function stamp(date: Date): string {
 }
 
 /** Asks where to save, then writes; the user's home is offered so nothing lands in the project unasked. */
-async function saveText(name: string, filters: Record<string, string[]>, text: () => string): Promise<vscode.Uri | null> {
+async function saveText(name: string, filters: Record<string, string[]>, text: () => Promise<string> | string): Promise<vscode.Uri | null> {
   const uri = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(homedir(), name)), filters });
   if (!uri) return null;
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(await text()));
   return uri;
 }
 

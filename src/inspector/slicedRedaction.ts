@@ -1,0 +1,17 @@
+import type { Frame } from '../acp/frames';
+import { FrameRedactor } from '../acp/frameRedaction';
+
+/** Frames redacted between two looks at the event loop: a long conversation never stalls the host. */
+const SLICE = 500;
+
+/** The traffic log's redaction over every frame (nothing held back at the end), in slices; the same frames come out, in order. */
+export async function redactInSlices(frames: readonly Frame[]): Promise<Frame[]> {
+  const redactor = new FrameRedactor();
+  const out: Frame[] = [];
+  for (let start = 0; start < frames.length; start += SLICE) {
+    for (const frame of frames.slice(start, start + SLICE)) out.push(...redactor.push(frame));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  out.push(...redactor.releaseStale(Number.POSITIVE_INFINITY));
+  return out;
+}

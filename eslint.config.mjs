@@ -7,7 +7,7 @@ import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-const PURE_LAYERS = ['src/acp', 'src/thread', 'src/review', 'src/fs', 'src/terminals', 'src/agents', 'src/contract', 'src/util'];
+const PURE_LAYERS = ['src/acp', 'src/thread', 'src/review', 'src/fs', 'src/terminals', 'src/agents', 'src/contract', 'src/util', 'src/inspector'];
 const ABOVE_PURE = ['src/conversation', 'src/panel', 'src/permissions', 'src/elicitation', 'src/vscode', 'src/extension'];
 const VSCODE_API = { name: 'vscode', message: 'Only src/vscode and src/extension.ts may use the VS Code API.' };
 

@@ -18,6 +18,9 @@ import { AgentHostPool } from './acp/agentHost';
 import { createTerminalFeature } from './vscode/terminalFeature';
 import { createConversationEditor } from './vscode/conversationEditor';
 import { createPermissionPolicy } from './vscode/permissionSettings';
+import { InspectorFeature } from './vscode/inspector/inspectorFeature';
+import { ReplayCommand } from './vscode/inspector/replayCommand';
+import { inspectedConversation } from './panel/inspectedConversation';
 
 const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
 
@@ -66,6 +69,18 @@ export function activate(context: vscode.ExtensionContext): void {
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
   }, review, workspaceTranscripts(context.workspaceState), checkpoints);
   context.subscriptions.push(presenter);
+  const inspector = new InspectorFeature({
+    extensionUri: context.extensionUri,
+    frames,
+    logger,
+    conversation: () => inspectedConversation(presenter.currentSession, {
+      review,
+      permissionPolicy: environment.permissionPolicy ?? null,
+      workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    }),
+    showInThread: () => void vscode.commands.executeCommand('tandem.chat.focus'),
+  });
+  context.subscriptions.push(inspector, new ReplayCommand({ inspector, logger }));
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
 

@@ -28,12 +28,12 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
   return specifiers.filter((_, i) => lines.has(i + 1));
 }
 
-const FOLDERS = ['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'demo-agent', 'permissions', 'elicitation', 'conversation', 'panel', 'vscode'];
+const FOLDERS = ['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'inspector', 'demo-agent', 'permissions', 'elicitation', 'conversation', 'panel', 'vscode'];
 const ABOVE_PURE = ['conversation', 'panel', 'permissions', 'elicitation', 'vscode', 'extension'];
 
 /** What each folder of src may not import (the layer table the lint config must implement). */
 const DENIED: Record<string, readonly string[]> = {
-  ...Object.fromEntries(['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'demo-agent'].map((folder) => [folder, ABOVE_PURE])),
+  ...Object.fromEntries(['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'inspector', 'demo-agent'].map((folder) => [folder, ABOVE_PURE])),
   permissions: ['conversation', 'panel', 'vscode', 'extension'],
   elicitation: ['conversation', 'panel', 'vscode', 'extension'],
   conversation: ['panel', 'vscode', 'extension'],

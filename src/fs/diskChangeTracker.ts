@@ -1,34 +1,22 @@
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { looksApplied, textBeforeDiffs, type AgentDiff } from '../review/agentDiffs';
 import { textToLatin1 } from '../review/contentBytes';
 import type { ContentEncoding, RecordedChange } from '../review/types';
 import type { Disposable } from '../util/disposable';
 import { DisposableStore } from '../util/disposable';
-import { errorMessage, type Logger } from '../util/logger';
+import type { Logger } from '../util/logger';
+import { readDiskNow, sameContent, type DiskContent, type Kept } from './diskSnapshot';
 import { resolveAgentPath } from './pathBoundary';
-import { exactText, MAX_TEXT_FILE_BYTES } from './textContent';
+import { WorkspaceBaseline } from './workspaceBaseline';
 import { fileChangingKinds } from '../contract/viewModel';
+
+export { MAX_KEPT_FILE_BYTES } from './diskSnapshot';
 
 type DiffContent = Extract<acp.ToolCallContent, { type: 'diff' }>;
 type ToolCallUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
-/**
- * Largest file a snapshot keeps an exact copy of. A pending file then costs at most two copies
- * (base and current) in the ledger; a larger one is reported as changed but not reviewable.
- */
-export const MAX_KEPT_FILE_BYTES = 16 * 1024 * 1024;
-
 /** Kinds that by their name never change a file: the paths they name are not snapshotted. */
 const LOOKING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
-
-/**
- * What a snapshot found at a path: an exact copy (text, or bytes as latin1; content null = no
- * file), or a file that exists but of which no copy could be kept (`stamp` tells a change).
- */
-export type DiskContent =
-  | { kind: 'kept'; encoding: ContentEncoding; content: string | null }
-  | { kind: 'unkept'; reason: string; stamp: string };
 
 interface WatchedCall {
   /** Each path as it was before the tool ran (as early as the call named it). */
@@ -40,13 +28,15 @@ interface WatchedCall {
   done: boolean;
 }
 
-type Kept = Extract<DiskContent, { kind: 'kept' }>;
+
 type Ending = 'completed' | 'failed' | 'unfinished';
 
 export interface DiskChangeTrackerOptions {
   cwd: string;
   roots(): readonly string[];
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /** The user's prompt is about to go to the agent: the files as they are now are what its turn starts from. */
+  onTurnStart(listener: () => void): Disposable;
   changes: { record(path: string, change: RecordedChange): void };
   /** True when the ledger already holds this content for the path (it came through fs/*). */
   alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding): boolean;
@@ -55,83 +45,6 @@ export interface DiskChangeTrackerOptions {
   /** Tells the user, in one sentence, of a change that could not be put up for review. */
   notify(text: string): void;
   logger: Logger;
-}
-
-const missing: DiskContent = { kind: 'kept', encoding: 'text', content: null };
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MB`;
-}
-
-function unkept(reason: string, stats: Stats | null): DiskContent {
-  return { kind: 'unkept', reason, stamp: stats ? `${stats.size}:${stats.mtimeMs}:${stats.ino}` : reason };
-}
-
-/** ENOENT and ENOTDIR mean no file; anything else means a file that could not be read, never "no file". */
-function failedRead(error: unknown, stats: Stats | null): DiskContent {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return missing;
-  return unkept(`it could not be read (${code ?? errorMessage(error)})`, stats);
-}
-
-/** The file's bytes from `fd` up to its end, or null past MAX_KEPT_FILE_BYTES (it grew while read). */
-function readToEnd(fd: number, size: number): Buffer | null {
-  // One byte more than expected, so that growth shows without a second buffer in the usual case.
-  let buffer = Buffer.allocUnsafe(Math.min(size, MAX_KEPT_FILE_BYTES) + 1);
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > MAX_KEPT_FILE_BYTES) return null;
-      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(length, MAX_KEPT_FILE_BYTES + 1 - length))]);
-    }
-    const read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (read === 0) return buffer.subarray(0, length);
-    length += read;
-  }
-}
-
-/** Text when the bytes are a text file within the text limit, else the exact bytes. */
-function keptContent(bytes: Buffer): DiskContent {
-  const text = bytes.length <= MAX_TEXT_FILE_BYTES ? exactText(bytes) : null;
-  return text === null ? { kind: 'kept', encoding: 'bytes', content: bytes.toString('latin1') } : { kind: 'kept', encoding: 'text', content: text };
-}
-
-/**
- * Reads a file now, synchronously, so the snapshot is taken before the agent's next step. Only
- * regular files are opened (a FIFO or device would block the host), the size is checked before
- * reading, and the opened file must be the one that was checked.
- */
-export function readDiskNow(path: string): DiskContent {
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    return failedRead(error, null);
-  }
-  if (!stats.isFile()) return unkept('it is not a regular file', stats);
-  if (stats.size > MAX_KEPT_FILE_BYTES) return unkept(`it is ${megabytes(stats.size)}, over the ${megabytes(MAX_KEPT_FILE_BYTES)} of which Tandem keeps a copy`, stats);
-  let fd: number;
-  try {
-    // Non-blocking: should the path have become a FIFO since the stat, opening it must not wait for a writer.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return failedRead(error, stats);
-  }
-  try {
-    const opened = fstatSync(fd);
-    if (!opened.isFile() || opened.ino !== stats.ino || opened.dev !== stats.dev) return unkept('it was replaced while it was read', opened);
-    const bytes = readToEnd(fd, opened.size);
-    return bytes ? keptContent(bytes) : unkept(`it grew past ${megabytes(MAX_KEPT_FILE_BYTES)} while it was read`, opened);
-  } catch (error) {
-    return failedRead(error, stats);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export function sameContent(a: DiskContent, b: DiskContent): boolean {
-  if (a.kind === 'unkept') return b.kind === 'unkept' && a.stamp === b.stamp;
-  return b.kind === 'kept' && a.encoding === b.encoding && a.content === b.content;
 }
 
 function claudeOriginalFile(meta: unknown): { path: string; text: string | null } | null {
@@ -168,9 +81,14 @@ export class DiskChangeTracker implements Disposable {
   /** Kinds of calls seen but not watched: later updates rarely repeat the kind. */
   private readonly kinds = new Map<string, string>();
   private readonly store = new DisposableStore();
+  /** The workspace at the session's start and at each turn's: the "before" of a call seen only after its write. */
+  private readonly baseline: WorkspaceBaseline;
 
   constructor(private readonly options: DiskChangeTrackerOptions) {
+    this.baseline = new WorkspaceBaseline(options.roots);
+    this.baseline.refresh();
     this.store.add(options.onUpdate((update) => this.onUpdate(update)));
+    this.store.add(options.onTurnStart(() => this.baseline.refresh()));
   }
 
   /** Calls still running when the session ends are compared now, before anything is forgotten. */
@@ -251,6 +169,7 @@ export class DiskChangeTracker implements Disposable {
     for (const path of paths) {
       const after = readDiskNow(path);
       const before = this.contentBefore(call, path, after, ending);
+      this.baseline.update(path, after);
       if (!before || sameContent(before, after)) {
         this.noteUnknownBefore(call, path, after, ending);
       } else if (before.kind === 'unkept' || after.kind === 'unkept') {
@@ -267,8 +186,9 @@ export class DiskChangeTracker implements Disposable {
 
   /**
    * Best evidence first: our own snapshot when the file changed since; else (no snapshot, or one
-   * that already holds the agent's result) the agent's reported original, then its diffs, which
-   * a failed call's are not (its write most likely never happened).
+   * that already holds the agent's result) the agent's reported original, then its diffs, then
+   * the file as it was when the turn started; a failed call's diffs and baseline are no evidence
+   * (its write most likely never happened).
    */
   private contentBefore(call: WatchedCall, path: string, after: DiskContent, ending: Ending): DiskContent | undefined {
     const snapshot = call.before.get(path);
@@ -280,7 +200,9 @@ export class DiskChangeTracker implements Disposable {
       const text = textBeforeDiffs(after.content, diffs);
       if (text !== undefined) return { kind: 'kept', encoding: 'text', content: text };
     }
-    return snapshot;
+    // Only for a file that can be reviewed now: of any other, no change is known.
+    const atTurnStart = ending === 'failed' || after.kind === 'unkept' ? undefined : this.baseline.before(path);
+    return atTurnStart && !sameContent(atTurnStart, after) ? atTurnStart : snapshot;
   }
 
   /** Into the ledger, as bytes when either side is; false when there is nothing new to review. */

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ToolCallView } from '../contract/viewModel';
+import type { ThreadDelta, ToolCallView } from '../contract/viewModel';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 
@@ -16,6 +16,11 @@ export interface FsSessionContext {
     findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined;
     /** Tells the user, in the conversation, of an agent change that could not be put up for review. */
     addNotice(severity: 'warning', text: string): void;
+    /**
+     * The thread's changes: a user message added is a turn about to start, when the files are
+     * read as the agent's turn finds them. Without it they are read once, as the session starts.
+     */
+    onDelta?(listener: (delta: ThreadDelta) => void): Disposable;
   };
   logger: Logger;
   /** Every `session/update` of the session, after its thread applied it. */

@@ -51,6 +51,9 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     cwd: session.cwd,
     roots: options.roots,
     onUpdate: session.onUpdate,
+    onTurnStart: (listener) => session.thread.onDelta?.((delta) => {
+      if (delta.type === 'entryAdded' && delta.entry.kind === 'user') listener();
+    }) ?? { dispose: () => undefined },
     changes,
     alreadyRecorded: (path, text, encoding) => options.changes.alreadyRecorded(path, text, encoding),
     onDiskChanged: (paths) => options.onDiskChanged?.(paths),

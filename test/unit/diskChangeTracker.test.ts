@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/util/logger';
 
 let workspace: string;
 let updates: Emitter<acp.SessionUpdate>;
+let turns: Emitter<void>;
 let recorded: { path: string; change: RecordedChange }[];
 let reloaded: string[][];
 let notices: string[];
@@ -19,6 +20,7 @@ let tracker: DiskChangeTracker;
 beforeEach(() => {
   workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-'));
   updates = new Emitter();
+  turns = new Emitter();
   recorded = [];
   reloaded = [];
   notices = [];
@@ -26,6 +28,7 @@ beforeEach(() => {
     cwd: workspace,
     roots: () => [workspace],
     onUpdate: updates.event,
+    onTurnStart: turns.event,
     changes: { record: (path, change) => recorded.push({ path, change }) },
     alreadyRecorded: () => false,
     onDiskChanged: (paths) => reloaded.push(paths),
@@ -83,9 +86,11 @@ describe('changes an agent makes on disk itself', () => {
 });
 
 describe('changes that must reach review however the agent announces them', () => {
+  /** A file as the agent's turn finds it when it starts. */
   const fileWith = (name: string, text: string) => {
     const path = join(workspace, name);
     writeFileSync(path, text);
+    turns.fire();
     return path;
   };
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,14 +34,10 @@ function fifo(name: string): string {
   return path;
 }
 
-/**
- * The test documents, reading the disk on the thread pool as the editor's did: a FIFO opened
- * there blocks a pool thread instead of this whole test process.
- */
+/** The test documents as the editor's: fs/* reads the disk itself, through the safe open. */
 function poolReadingDocuments(): DocumentStore {
   return {
     openText: (path) => documents.openText(path),
-    readDisk: (path) => readFile(path).catch(() => null),
     write: (path, text) => documents.write(path, text),
   };
 }

@@ -3,6 +3,7 @@ import type { FsPort } from '../acp/clientPorts';
 import type { Disposable } from '../util/disposable';
 import { fileChangingKinds } from '../contract/viewModel';
 import { DiskChangeTracker } from './diskChangeTracker';
+import { onTurnStart } from './turnStarts';
 import type { FsSessionContext } from './fsContext';
 import { EditorFsService, type DocumentStore, type FsDecisions } from './fsService';
 import type { ContentEncoding, RecordedChange } from '../review/types';
@@ -51,9 +52,7 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     cwd: session.cwd,
     roots: options.roots,
     onUpdate: session.onUpdate,
-    onTurnStart: (listener) => session.thread.onDelta?.((delta) => {
-      if (delta.type === 'entryAdded' && delta.entry.kind === 'user') listener();
-    }) ?? { dispose: () => undefined },
+    onTurnStart: session.thread.onDelta ? onTurnStart(session.thread.onDelta, session.onUpdate) : () => ({ dispose: () => undefined }),
     changes,
     alreadyRecorded: (path, text, encoding) => options.changes.alreadyRecorded(path, text, encoding),
     onDiskChanged: (paths) => options.onDiskChanged?.(paths),

@@ -14,6 +14,7 @@ import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
+import { onTurnStart } from '../../src/fs/turnStarts';
 import { reviewedFiles } from '../support/reviewHarness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -35,7 +36,12 @@ function session() {
     thread.applyUpdate(update);
     updates.fire(update);
   };
-  return { ledger, thread, send, kill: () => fs.dispose(), writer: new ReviewWriter(ledger, documents) };
+  // The prompt goes out after the user message is in the thread and at least one promise later.
+  const promptSent = async (text: string) => {
+    thread.addUserMessage(text);
+    await Promise.resolve();
+  };
+  return { ledger, promptSent, send, kill: () => fs.dispose(), writer: new ReviewWriter(ledger, documents) };
 }
 
 describe('a write that lands before its edit tool call is processed, and a kill before it completes', () => {
@@ -46,7 +52,7 @@ describe('a write that lands before its edit tool call is processed, and a kill 
     mkdirSync(join(workspace, 'src'));
     const original = Buffer.from('as the user left it\r\nsecond line\n');
     writeFileSync(path, original);
-    s.thread.addUserMessage('change a.txt');
+    await s.promptSent('change a.txt');
     writeFileSync(path, 'the agent\'s text\n');
     s.send({ sessionUpdate: 'tool_call', toolCallId: 'write-0', title: 'Write', kind: 'edit', status: 'in_progress', locations: [{ path }] });
     s.kill();
@@ -60,7 +66,7 @@ describe('a write that lands before its edit tool call is processed, and a kill 
 
   test('a file created that way is in review as new; Undo removes it', async () => {
     const s = session();
-    s.thread.addUserMessage('add b.txt');
+    await s.promptSent('add b.txt');
     const path = join(workspace, 'b.txt');
     writeFileSync(path, 'new\n');
     s.send({ sessionUpdate: 'tool_call', toolCallId: 'write-0', title: 'Write', kind: 'edit', status: 'in_progress', locations: [{ path }] });
@@ -71,11 +77,11 @@ describe('a write that lands before its edit tool call is processed, and a kill 
     assert.throws(() => readFileSync(path), { code: 'ENOENT' });
   });
 
-  test('a second write of the same file in the turn starts from the first one\'s result', () => {
+  test('a second write of the same file in the turn starts from the first one\'s result', async () => {
     const s = session();
     const path = join(workspace, 'c.txt');
     writeFileSync(path, 'one\n');
-    s.thread.addUserMessage('edit c.txt twice');
+    await s.promptSent('edit c.txt twice');
     s.send({ sessionUpdate: 'tool_call', toolCallId: 'write-0', title: 'Write', kind: 'edit', status: 'in_progress', locations: [{ path }] });
     writeFileSync(path, 'two\n');
     s.send({ sessionUpdate: 'tool_call_update', toolCallId: 'write-0', status: 'completed' });
@@ -88,14 +94,14 @@ describe('a write that lands before its edit tool call is processed, and a kill 
     assert.equal(s.ledger.currentText(path), 'three\n');
   });
 
-  test('a failed call is no change, and files under .git or node_modules are never read for it', () => {
+  test('a failed call is no change, and files under .git or node_modules are never read for it', async () => {
     const s = session();
     const path = join(workspace, 'd.txt');
     writeFileSync(path, 'before\n');
     mkdirSync(join(workspace, 'node_modules'));
     const dependency = join(workspace, 'node_modules', 'x.js');
     writeFileSync(dependency, 'old\n');
-    s.thread.addUserMessage('go');
+    await s.promptSent('go');
     writeFileSync(path, 'after\n');
     writeFileSync(dependency, 'new\n');
     s.send({ sessionUpdate: 'tool_call', toolCallId: 'write-0', title: 'Write', kind: 'edit', status: 'failed', locations: [{ path }] });
@@ -104,5 +110,40 @@ describe('a write that lands before its edit tool call is processed, and a kill 
 
     assert.equal(s.ledger.file(path), undefined);
     assert.equal(s.ledger.file(dependency), undefined);
+  });
+});
+
+describe('turn starts, when the workspace is read again', () => {
+  const started = async (act: (thread: ThreadModel, updates: Emitter<acp.SessionUpdate>) => void) => {
+    const thread = new ThreadModel();
+    const updates = new Emitter<acp.SessionUpdate>();
+    let count = 0;
+    const listening = onTurnStart(thread.onDelta, updates.event)(() => count++);
+    act(thread, updates);
+    await Promise.resolve();
+    listening.dispose();
+    return count;
+  };
+  const replayed = (thread: ThreadModel, updates: Emitter<acp.SessionUpdate>, text: string) => {
+    const update: acp.SessionUpdate = { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } };
+    thread.applyUpdate(update);
+    updates.fire(update);
+  };
+
+  test('a message the user sends starts one, before the prompt can go out', async () => {
+    assert.equal(await started((thread) => thread.addUserMessage('go')), 1);
+  });
+
+  test('a loaded session\'s replayed messages and a restored thread start none', async () => {
+    assert.equal(await started((thread, updates) => {
+      for (let i = 0; i < 100; i++) {
+        replayed(thread, updates, `message ${i}`);
+        thread.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
+      }
+    }), 0);
+    const earlier = new ThreadModel();
+    earlier.addUserMessage('one');
+    earlier.addUserMessage('two');
+    assert.equal(await started((thread) => thread.restore(earlier.snapshot())), 0);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The panel document and its CSP, without the editor: the extension serves it to its webview, and
- * the browser tests serve the very same document, so what they check is the policy users get.
+ * The webview documents and their CSP, without the editor: the extension serves them to its
+ * webviews, and the browser tests serve the very same documents, so what they check is the
+ * policy users get.
  */
 
 export interface PanelDocumentOptions {
@@ -12,11 +13,22 @@ export interface PanelDocumentOptions {
   asset: (distPath: string) => string;
 }
 
-/** Nothing from the agent may load remote content or run script; images only from the extension and data URIs. */
-function panelContentSecurityPolicy(cspSource: string, nonce: string): string {
+interface DocumentShape {
+  title: string;
+  rootId: string;
+  /** The root's extra attributes, e.g. `aria-live`. */
+  rootAttributes: string;
+  script: string;
+  stylesheets: { path: string; id?: string }[];
+  /** Data URIs and the extension's own files only; agent content never loads remote images. */
+  images: boolean;
+}
+
+/** Nothing from the agent may load remote content or run script. */
+function contentSecurityPolicy(cspSource: string, nonce: string, images: boolean): string {
   return [
     "default-src 'none'",
-    `img-src ${cspSource} data:`,
+    ...(images ? [`img-src ${cspSource} data:`] : []),
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
@@ -24,20 +36,36 @@ function panelContentSecurityPolicy(cspSource: string, nonce: string): string {
 }
 
 /** No inline script: the bundle is the only script, and it carries the nonce. */
-export function renderPanelDocument({ cspSource, nonce, asset }: PanelDocumentOptions): string {
+function renderDocument(shape: DocumentShape, { cspSource, nonce, asset }: PanelDocumentOptions): string {
+  const styles = shape.stylesheets.map((sheet) => `<link rel="stylesheet" href="${asset(sheet.path)}"${sheet.id ? ` id="${sheet.id}"` : ''} nonce="${nonce}">`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${panelContentSecurityPolicy(cspSource, nonce)}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(cspSource, nonce, shape.images)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicons/codicon.css')}" id="vscode-codicon-stylesheet" nonce="${nonce}">
-<link rel="stylesheet" href="${asset('webview.css')}" nonce="${nonce}">
-<title>Tandem</title>
+${styles}
+<title>${shape.title}</title>
 </head>
 <body>
-<div id="tandem-root" aria-live="polite"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+<div id="${shape.rootId}"${shape.rootAttributes}></div>
+<script nonce="${nonce}" src="${asset(shape.script)}"></script>
 </body>
 </html>`;
+}
+
+export function renderPanelDocument(options: PanelDocumentOptions): string {
+  return renderDocument({
+    title: 'Tandem',
+    rootId: 'tandem-root',
+    rootAttributes: ' aria-live="polite"',
+    script: 'webview.js',
+    stylesheets: [{ path: 'codicons/codicon.css', id: 'vscode-codicon-stylesheet' }, { path: 'webview.css' }],
+    images: true,
+  }, options);
+}
+
+/** The frame inspector shows frames as text only: no images at all. */
+export function renderInspectorDocument(options: PanelDocumentOptions): string {
+  return renderDocument({ title: 'Tandem frames', rootId: 'inspector-root', rootAttributes: '', script: 'inspector.js', stylesheets: [{ path: 'inspector.css' }], images: false }, options);
 }

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { parseInspectorMessage } from '../../src/contract/inspectorView';
 import { NO_FILTER } from '../../src/inspector/frameFilter';
 import { InspectorModel } from '../../src/inspector/inspectorModel';
-import { renderInspectorDocument } from '../../src/panel/inspectorDocument';
+import { renderInspectorDocument } from '../../src/panel/panelDocument';
 import { REDACTED } from '../../src/util/secrets';
 import { FrameScript } from '../support/frameBuilders';
 

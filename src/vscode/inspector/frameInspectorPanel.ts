@@ -4,7 +4,7 @@ import type { Frame } from '../../acp/frames';
 import { parseInspectorMessage, type FrameFilterView, type HostToInspector, type InspectorToHost } from '../../contract/inspectorView';
 import { NO_FILTER } from '../../inspector/frameFilter';
 import { InspectorModel } from '../../inspector/inspectorModel';
-import { renderInspectorDocument } from '../../panel/inspectorDocument';
+import { renderInspectorDocument } from '../../panel/panelDocument';
 import { assertNever } from '../../util/assertNever';
 import { DisposableBase, toDisposable } from '../../util/disposable';
 import { errorMessage, type Logger } from '../../util/logger';

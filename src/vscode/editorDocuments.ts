@@ -48,9 +48,7 @@ function reloaded(document: vscode.TextDocument, shows: () => boolean): Promise<
   });
 }
 
-/** Asks whether to save the user's unsaved edits of `path` so an undo can write the file on disk; false keeps the agent's change. */
-export type SaveFirstQuestion = (path: string) => Promise<boolean>;
-
+/** Whether to save the user's unsaved edits of `path` so an undo can write the file on disk; false keeps the agent's change. */
 async function askToSaveFirst(path: string): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(path, false);
   const save = 'Save and Undo';
@@ -72,7 +70,7 @@ async function askToSaveFirst(path: string): Promise<boolean> {
  * the path that leads out of the workspace or to nothing, or that changes on the way, refuses it.
  */
 export class EditorDocuments implements DocumentStore, DocumentWriter {
-  constructor(private readonly roots: () => readonly string[], private readonly saveFirst: SaveFirstQuestion = askToSaveFirst) {}
+  constructor(private readonly roots: () => readonly string[]) {}
 
   /** Unsaved text only: a clean buffer shows the file through VS Code's line-ending rules, the disk has its exact text. */
   openText(path: string): string | undefined {
@@ -131,7 +129,7 @@ export class EditorDocuments implements DocumentStore, DocumentWriter {
     if (typeof content !== 'string') {
       throw new FileRefused(path, 'it has unsaved edits in the editor, which Tandem does not write over: revert them, or save them and keep the agent\'s change');
     }
-    if (!(await this.saveFirst(path))) throw new FileRefused(path, 'it has unsaved edits in the editor and you kept the agent\'s change');
+    if (!(await askToSaveFirst(path))) throw new FileRefused(path, 'it has unsaved edits in the editor and you kept the agent\'s change');
     assertLeadsTo(path, realPath);
     if (!(await open.save())) throw new FileRefused(path, `${basename(path)} could not be saved`);
     return false;

@@ -241,7 +241,7 @@ describe('Tandem panel in code-server', () => {
     assert.equal(await card.locator('.hunk').count(), 4);
     assert.match(await card.locator('.origin-badge').first().innerText(), /through the editor/);
     await screenshot(page, 'e2e-review-panel');
-    await panel.locator('#changes-bar').getByRole('button', { name: 'Review' }).click();
+    await panel.locator('#changes-bar').getByRole('button', { name: 'Review', exact: true }).click();
     await page.locator('.tab', { hasText: 'Tandem: pending agent changes' }).first().waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-review-multidiff');
 
@@ -412,6 +412,13 @@ describe('Tandem panel in code-server', () => {
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture npx agent' });
     await row.waitFor({ timeout: 30_000 });
     await row.click();
+    // Nothing is added before the user saw exactly what will run.
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    const shown = await dialog.innerText();
+    assert.match(shown, /@fixture\/acp-agent@2\.3\.1/);
+    assert.match(shown, /FIXTURE_MODE/);
+    await dialog.getByRole('button', { name: 'Add Agent' }).click();
     await panel.locator('#agent-picker vscode-option[value="fixture-npx-agent"]').waitFor({ state: 'attached', timeout: 30_000 });
     const settings = JSON.parse(readFileSync(join(server?.userDataDir ?? '', 'User', 'settings.json'), 'utf8')) as { 'tandem.agents': Record<string, { command: string; args: string[] }> };
     assert.deepEqual(settings['tandem.agents']['fixture-npx-agent']?.args, ['--yes', '@fixture/acp-agent@2.3.1', '--acp']);

@@ -192,7 +192,7 @@ export class DiskChangeTracker implements Disposable {
    */
   private contentBefore(call: WatchedCall, path: string, after: DiskContent, ending: Ending): DiskContent | undefined {
     const snapshot = call.before.get(path);
-    if (snapshot && !sameContent(snapshot, after)) return snapshot;
+    if (snapshot && !sameContent(snapshot, after)) return this.unlessTorn(snapshot, path);
     const reported = call.reportedOriginal.get(path);
     if (reported !== undefined) return { kind: 'kept', encoding: 'text', content: reported };
     const diffs = call.diffs.get(path);
@@ -203,6 +203,16 @@ export class DiskChangeTracker implements Disposable {
     // Only for a file that can be reviewed now: of any other, no change is known.
     const atTurnStart = ending === 'failed' || after.kind === 'unkept' ? undefined : this.baseline.before(path);
     return atTurnStart && !sameContent(atTurnStart, after) ? atTurnStart : snapshot;
+  }
+
+  /**
+   * An empty copy of a file that held text when the turn started was most likely read between
+   * the agent's truncating the file and writing it: the turn's start is then the better "before".
+   */
+  private unlessTorn(snapshot: DiskContent, path: string): DiskContent {
+    if (snapshot.kind !== 'kept' || snapshot.content !== '') return snapshot;
+    const atTurnStart = this.baseline.before(path);
+    return atTurnStart?.kind === 'kept' && atTurnStart.content ? atTurnStart : snapshot;
   }
 
   /** Into the ledger, as bytes when either side is; false when there is nothing new to review. */

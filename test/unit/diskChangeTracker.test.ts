@@ -106,6 +106,15 @@ describe('changes that must reach review however the agent announces them', () =
     assert.equal(recorded.length, 1);
   });
 
+  test('a copy read while the agent\'s write had only emptied the file yields to the file as the turn found it', () => {
+    const path = fileWith('a.txt', 'before\n');
+    writeFileSync(path, '');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress', locations: [{ path }] });
+    writeFileSync(path, 'after\n');
+    tracker.dispose();
+    assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
+  });
+
   test('the write landed before the first tool_call: the agent\'s diff in it tells what the file held', () => {
     const path = fileWith('a.txt', 'one\nTWO\nthree\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path, oldText: 'two\n', newText: 'TWO\n' }] });

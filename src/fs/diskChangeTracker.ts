@@ -206,13 +206,14 @@ export class DiskChangeTracker implements Disposable {
   }
 
   /**
-   * An empty copy of a file that held text when the turn started was most likely read between
-   * the agent's truncating the file and writing it: the turn's start is then the better "before".
+   * An empty copy of a file that held text (or did not exist) when the turn started was most
+   * likely read between the agent's creating or truncating the file and writing it: the turn's
+   * start is then the better "before".
    */
   private unlessTorn(snapshot: DiskContent, path: string): DiskContent {
     if (snapshot.kind !== 'kept' || snapshot.content !== '') return snapshot;
     const atTurnStart = this.baseline.before(path);
-    return atTurnStart?.kind === 'kept' && atTurnStart.content ? atTurnStart : snapshot;
+    return atTurnStart?.kind === 'kept' && atTurnStart.content !== '' ? atTurnStart : snapshot;
   }
 
   /** Into the ledger, as bytes when either side is; false when there is nothing new to review. */

@@ -115,6 +115,16 @@ describe('changes that must reach review however the agent announces them', () =
     assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
   });
 
+  test('so does a copy of a file the turn did not find, read just after the agent created it', () => {
+    turns.fire();
+    const created = join(workspace, 'new.txt');
+    writeFileSync(created, '');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Write', kind: 'edit', status: 'in_progress', locations: [{ path: created }] });
+    writeFileSync(created, 'new\n');
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't2', status: 'completed' });
+    assert.deepEqual(recorded[0], { path: created, change: { before: null, after: 'new\n', origin: 'disk', toolCallId: 't2' } });
+  });
+
   test('the write landed before the first tool_call: the agent\'s diff in it tells what the file held', () => {
     const path = fileWith('a.txt', 'one\nTWO\nthree\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path, oldText: 'two\n', newText: 'TWO\n' }] });

@@ -92,7 +92,7 @@ export class ChangesBar {
       el('span', { class: `change-status status-${file.status}` }, file.status === 'created' ? 'A' : file.status === 'deleted' ? 'D' : 'M'),
       name,
       el('span', { class: 'diff-stats' }, el('span', { class: 'stat-added' }, `+${file.added}`), ' ', el('span', { class: 'stat-removed' }, `−${file.removed}`)),
-      originBadge(file),
+      originBadge(file, true),
       el('span', { class: 'row-actions' },
         fileReviewToggle(context, file, counts),
         button('', { icon: 'discard', secondary: true, title: `Undo all changes to ${file.label}`, onClick: () => requestReview('undoFile', file.path) }),

@@ -23,11 +23,15 @@ export interface HunkContext {
 
 export const originLabels = { editor: 'through the editor', disk: 'written to disk by the agent' } as const;
 
-export function originBadge(file: ReviewFileView): HTMLElement {
-  return el('span', { class: `origin-badge origin-${file.origin}`, title: file.origin === 'editor'
+/** Where a change came from; `compact` (a narrow row) shows the icon, with the words in its tooltip and label. */
+export function originBadge(file: ReviewFileView, compact = false): HTMLElement {
+  const why = file.origin === 'editor'
     ? 'The agent asked Tandem to write this file (fs/write_text_file): the change is an undoable edit in the editor.'
-    : 'The agent changed this file on disk itself; Tandem compared the file before and after.' },
-  icon(file.origin === 'editor' ? 'edit' : 'save'), ` ${originLabels[file.origin]}`);
+    : 'The agent changed this file on disk itself; Tandem compared the file before and after.';
+  const label = originLabels[file.origin];
+  return compact
+    ? el('span', { class: `origin-badge origin-${file.origin}`, title: `${label}: ${why}`, role: 'img', 'aria-label': label }, icon(file.origin === 'editor' ? 'edit' : 'save'))
+    : el('span', { class: `origin-badge origin-${file.origin}`, title: why }, icon(file.origin === 'editor' ? 'edit' : 'save'), ` ${label}`);
 }
 
 export function sendFeedback(post: PostToHost, change: ReviewFeedbackChange): void {

@@ -6,7 +6,7 @@
  * copy was kept, the copy is gone, a folder is in their place) are named with the reason.
  */
 import { exactText } from '../fs/textContent';
-import type { RestoreFileAction } from '../contract/checkpointView';
+import type { RestoreFileAction, RestoreFileView } from '../contract/checkpointView';
 import type { Captured, CheckpointStore } from './checkpoints';
 import { sha256 } from './checkpointsIndex';
 import { diffLineArrays } from './lineDiff';
@@ -28,14 +28,8 @@ export interface RestoreReader {
   label(path: string): string;
 }
 
-export interface PlannedFile {
-  path: string;
-  action: RestoreFileAction;
-  added: number;
-  removed: number;
-  binary: boolean;
-  handEdit: string | null;
-  note: string | null;
+/** A file of the plan as the preview shows it (less its display label), and what it goes back to. */
+export interface PlannedFile extends Omit<RestoreFileView, 'label'> {
   /** The content to restore (a stored copy, or no file). */
   target: Extract<Captured, { kind: 'bytes' | 'absent' }>;
   /** sha256 of the file now (null: no file): a file that differs when the restore runs changed after the preview. */

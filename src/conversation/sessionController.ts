@@ -17,19 +17,13 @@ import { isAuthRequired } from './signIn';
 import { AgentExitedError, exitedSoon } from '../acp/agentExit';
 import type { SessionEnvironment } from './sessionEnvironment';
 import { SessionOpener, type AgentAttachment, type ConversationPorts } from './sessionOpener';
+import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
+import { TurnState, type Turn } from './turnState';
 
 export type { SessionContext, SessionEnvironment, SessionServices } from './sessionEnvironment';
 
 let nextSessionKey = 1;
-
-/** If the agent never answers a cancelled prompt, the turn still ends for the user. */
-const CANCEL_GRACE_MS = 5000;
-
-interface Turn {
-  cancelTimer: NodeJS.Timeout | null;
-  ended: boolean;
-}
 
 /**
  * One conversation with one agent: coordinates the agent connection (opened by SessionOpener),
@@ -49,14 +43,11 @@ export class SessionController implements Disposable {
   /** The agent process and connection this conversation uses, possibly with other conversations. */
   private attachment: AgentAttachment | null = null;
   private starting: Promise<boolean> | null = null;
-  private activeTurn: Turn | null = null;
-  private disposed = false;
-  private connectionState: ConnectionView;
-  private readonly connectionEmitter = new Emitter<ConnectionView>();
-  private readonly turnEmitter = new Emitter<TurnView>();
+  private readonly connection: ConnectionState;
   private readonly updateEmitter = new Emitter<acp.SessionUpdate>();
-  readonly onConnectionChanged = this.connectionEmitter.event;
-  readonly onTurnChanged = this.turnEmitter.event;
+  readonly onConnectionChanged: ConnectionState['onChanged'];
+  private readonly turns: TurnState;
+  readonly onTurnChanged: TurnState['onChanged'];
   /** Every `session/update` of the open session, after the thread applied it. */
   readonly onAppliedUpdate = this.updateEmitter.event;
   /** The last `session/prompt` answer (its usage, for agents that send no `usage_update`). */
@@ -67,12 +58,15 @@ export class SessionController implements Disposable {
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
     this.log = taggedLogger(environment.logger, `session ${agent.id}`);
-    this.connectionState = this.notStarted();
+    this.turns = new TurnState((stopReason, detail) => this.turnEnded(stopReason, detail), this.log);
+    this.onTurnChanged = this.turns.onChanged;
+    this.connection = new ConnectionState(agent.label, () => environment.trusted);
+    this.onConnectionChanged = this.connection.onChanged;
     this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
     this.opener = new SessionOpener(agent, environment, { key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {
-      connectionPhase: () => this.connectionState.phase,
-      show: (state) => this.setConnection(state),
+      connectionPhase: () => this.connection.view.phase,
+      show: (state) => this.connection.set(state),
       stopAgent: () => this.stopAgent(),
       start: () => this.start(),
       retry: (prompt) => this.retry(prompt),
@@ -86,11 +80,11 @@ export class SessionController implements Disposable {
   }
 
   get connectionView(): ConnectionView {
-    return this.connectionState;
+    return this.connection.view;
   }
 
   get turnView(): TurnView {
-    return { running: this.activeTurn !== null };
+    return this.turns.view;
   }
 
   get agentPid(): number | undefined {
@@ -109,7 +103,7 @@ export class SessionController implements Disposable {
 
   /** Spawns the agent and opens a session. Resolves false (with the reason shown) on failure. */
   start(): Promise<boolean> {
-    if (this.connectionState.phase === 'ready') return Promise.resolve(true);
+    if (this.connection.view.phase === 'ready') return Promise.resolve(true);
     this.starting ??= this.open().finally(() => {
       this.starting = null;
     });
@@ -118,24 +112,21 @@ export class SessionController implements Disposable {
 
   /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
   async prompt(text: string, notes: readonly string[] = [], attachments: readonly acp.ContentBlock[] = []): Promise<void> {
-    if (this.activeTurn) throw new Error('A turn is already running.');
+    if (this.turns.current) throw new Error('A turn is already running.');
     this.thread.addUserMessage(text);
     await this.runTurn({ text, notes }, attachments);
   }
 
   /** The Stop button: tell the agent, answer open permissions `cancelled`, end the turn. */
   async cancel(): Promise<void> {
-    const turn = this.activeTurn;
+    const turn = this.turns.current;
     if (!turn) return;
     this.permissions.cancelAll();
     this.elicitations.cancelAll();
     this.terminalDisplays.stopAll();
     const live = this.live;
     if (live) await live.connection.cancel(live.sessionId).catch((error: unknown) => this.log.warn(`session/cancel failed: ${errorMessage(error)}`));
-    turn.cancelTimer ??= setTimeout(() => {
-      this.log.warn('The agent did not end the cancelled turn; ending it here.');
-      this.finishTurn(turn, 'cancelled', null);
-    }, CANCEL_GRACE_MS);
+    this.turns.endAfterGrace(turn);
   }
 
   answerElicitation(requestId: string, action: ElicitationAction, values: Record<string, unknown> = {}): boolean {
@@ -158,7 +149,7 @@ export class SessionController implements Disposable {
   async openExisting(target: Exclude<OpenTarget, { kind: 'new' } | { kind: 'continue' }>): Promise<boolean> {
     await this.stopAgent();
     this.openTarget = target;
-    this.setConnection(this.notStarted());
+    this.connection.reset();
     return this.start();
   }
 
@@ -175,7 +166,7 @@ export class SessionController implements Disposable {
     }
     await this.environment.apiKeys?.forget(this.agent.id);
     await this.stopAgent();
-    this.setConnection({ phase: 'idle', message: `Signed out of ${this.agent.label}.`, agentName: this.agent.label });
+    this.connection.set({ phase: 'idle', message: `Signed out of ${this.agent.label}.`, agentName: this.agent.label });
   }
 
   /** The next start continues this earlier session, whose transcript the thread already shows. */
@@ -187,7 +178,7 @@ export class SessionController implements Disposable {
   async listAgentSessions(cursor: string | null = null): Promise<acp.ListSessionsResponse> {
     const ready = await this.start();
     const connection = this.attachment?.connection;
-    if (!ready || !connection || !this.environment.workspaceRoot) throw new Error(this.connectionState.message ?? 'The agent is not running.');
+    if (!ready || !connection || !this.environment.workspaceRoot) throw new Error(this.connection.view.message ?? 'The agent is not running.');
     if (!this.history.list) throw new Error(`${this.agent.label} cannot list its sessions.`);
     return connection.listSessions(this.environment.workspaceRoot, cursor);
   }
@@ -209,17 +200,15 @@ export class SessionController implements Disposable {
 
   async restart(): Promise<boolean> {
     await this.stopAgent();
-    if (this.activeTurn) this.finishTurn(this.activeTurn, 'cancelled', null);
-    this.setConnection(this.notStarted());
+    if (this.turns.current) this.turns.finish(this.turns.current, 'cancelled', null);
+    this.connection.reset();
     return this.start();
   }
 
   dispose(): void {
-    this.disposed = true;
-    if (this.activeTurn?.cancelTimer) clearTimeout(this.activeTurn.cancelTimer);
+    this.connection.dispose();
     void this.stopAgent();
-    this.connectionEmitter.dispose();
-    this.turnEmitter.dispose();
+    this.turns.dispose();
     this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
   }
@@ -228,10 +217,10 @@ export class SessionController implements Disposable {
     if (!this.environment.trusted) return false;
     const found = await this.opener.launch();
     if ('problem' in found) {
-      this.fail(found.problem);
+      this.connection.fail(found.problem);
       return false;
     }
-    this.setConnection({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
+    this.connection.set({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
     const attachment = this.opener.attach(found.launch, this.conversationPorts());
     this.attachment = attachment;
     void attachment.process.exited.then((exit) => this.onProcessExit(attachment, exit));
@@ -242,7 +231,7 @@ export class SessionController implements Disposable {
       const session = await this.opener.open(attachment, init, this.openTarget);
       this.openTarget = { kind: 'new' };
       this.newSessionResponse = session.response;
-      this.setConnection({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
+      this.connection.set({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
       return true;
     } catch (error) {
       await this.openFailed(attachment, error);
@@ -268,19 +257,17 @@ export class SessionController implements Disposable {
     const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
     this.log.error(message);
     await this.stopAgent();
-    this.fail(message);
+    this.connection.fail(message);
   }
 
   /** Runs one turn of a prompt that is already in the thread. */
   private async runTurn(prompt: PromptText, attachments: readonly acp.ContentBlock[]): Promise<void> {
-    const turn: Turn = { cancelTimer: null, ended: false };
-    this.activeTurn = turn;
-    this.turnEmitter.fire(this.turnView);
+    const turn = this.turns.begin();
     const ready = await this.start();
     const attachment = this.attachment;
     const sessionId = attachment?.sessionId;
     if (!ready || !attachment || !sessionId) {
-      this.finishTurn(turn, 'error', this.connectionState.message ?? 'The agent is not running.');
+      this.turns.finish(turn, 'error', this.connection.view.message ?? 'The agent is not running.');
       return;
     }
     try {
@@ -288,7 +275,7 @@ export class SessionController implements Disposable {
       blocks.push({ type: 'text', text: prompt.text }, ...attachments);
       const response = await attachment.connection.prompt(sessionId, blocks);
       this.lastPromptResponse = response;
-      this.finishTurn(turn, response.stopReason, null);
+      this.turns.finish(turn, response.stopReason, null);
     } catch (error) {
       await this.promptFailed(turn, attachment, error, prompt);
     }
@@ -296,7 +283,7 @@ export class SessionController implements Disposable {
 
   private async promptFailed(turn: Turn, attachment: AgentAttachment, error: unknown, prompt: PromptText): Promise<void> {
     if (isAuthRequired(error) && !turn.ended) {
-      this.finishTurn(turn, 'error', `${this.agent.label} needs you to sign in first.`);
+      this.turns.finish(turn, 'error', `${this.agent.label} needs you to sign in first.`);
       return this.requireSignIn(prompt);
     }
     const failedByAgent = this.failedByAgent(attachment);
@@ -306,12 +293,12 @@ export class SessionController implements Disposable {
     if (turn.ended) return;
     const message = errorMessage(error);
     this.log.error(`session/prompt failed: ${message}`);
-    this.finishTurn(turn, 'error', message);
+    this.turns.finish(turn, 'error', message);
   }
 
   /** After sign-in: the refused prompt once more, unless the user started another turn meanwhile. */
   private async retry(prompt: PromptText): Promise<void> {
-    if (!this.activeTurn) await this.runTurn(prompt, []);
+    if (!this.turns.current) await this.runTurn(prompt, []);
   }
 
   private requireSignIn(refused: PromptText | null): Promise<void> {
@@ -348,12 +335,12 @@ export class SessionController implements Disposable {
    * Restart is offered, as for a crash.
    */
   private lose(attachment: AgentAttachment, message: string): void {
-    if (this.disposed || this.attachment !== attachment) return;
+    if (this.connection.isDisposed || this.attachment !== attachment) return;
     this.log.error(message);
     void this.detach();
-    if (this.activeTurn) this.finishTurn(this.activeTurn, 'error', message);
+    if (this.turns.current) this.turns.finish(this.turns.current, 'error', message);
     this.thread.addNotice('error', message, ['showLog', 'restartAgent']);
-    this.setConnection({ phase: 'exited', message, agentName: this.agent.label });
+    this.connection.set({ phase: 'exited', message, agentName: this.agent.label });
   }
 
   /**
@@ -368,31 +355,10 @@ export class SessionController implements Disposable {
     await attachment?.release();
   }
 
-  private finishTurn(turn: Turn, stopReason: StopReasonView, detail: string | null): void {
-    if (turn.ended) return;
-    turn.ended = true;
-    if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+  /** The session's part of a turn's end: no permission outlives it, nor a terminal of a failed turn. */
+  private turnEnded(stopReason: StopReasonView, detail: string | null): void {
     this.permissions.cancelAll();
     if (stopReason === 'cancelled' || stopReason === 'error') this.terminalDisplays.endAgentTerminals();
     this.thread.endTurn(stopReason, detail);
-    if (this.activeTurn === turn) this.activeTurn = null;
-    this.turnEmitter.fire(this.turnView);
-  }
-
-  /** Before any agent runs: idle, or in Restricted Mode, why none will. */
-  private notStarted(): ConnectionView {
-    return this.environment.trusted
-      ? { phase: 'idle', message: null, agentName: this.agent.label }
-      : { phase: 'restricted', message: 'Tandem does not start agents in Restricted Mode: trust this workspace to use one.', agentName: this.agent.label };
-  }
-
-  private fail(message: string): void {
-    this.setConnection({ phase: 'failed', message, agentName: this.agent.label });
-  }
-
-  private setConnection(state: ConnectionView): void {
-    if (this.disposed) return;
-    this.connectionState = state;
-    this.connectionEmitter.fire(state);
   }
 }

@@ -13,7 +13,8 @@ import { Emitter } from '../util/emitter';
 import type { Disposable } from '../util/disposable';
 import { textToLatin1 } from './contentBytes';
 import { FileChange, type Hunk } from './fileChange';
-import { reapply, redoWeight, type RedoEntry, type RedoFile } from './redo';
+import { reapply, type RedoFile } from './redo';
+import { redoFacts, redoFile, RedoStack } from './redoStack';
 import { assertSnapshot, SNAPSHOT_VERSION, type LedgerSnapshot } from './snapshot';
 import { StaleHunkError, type ChangeOrigin, type ContentEncoding, type FileChangeView, type FileWrite, type RecordedChange } from './types';
 import { UndoNotes, type UndoKind } from './undoNotes';
@@ -22,13 +23,9 @@ export type { ChangeOrigin, ContentEncoding, FileChangeView, FileWrite, HunkView
 export { StaleHunkError } from './types';
 export type { LedgerSnapshot } from './snapshot';
 
-/** Undos kept for redo, and the characters of text they may keep alive; older ones are forgotten. */
-const MAX_REDO = 50;
-const MAX_REDO_CHARS = 32 * 1024 * 1024;
-
 export class ChangeLedger {
   private readonly entries = new Map<string, FileChange>();
-  private readonly redoStack: RedoEntry[] = [];
+  private redoStack = new RedoStack();
   private notes = new UndoNotes();
   private nextId = 1;
   private readonly changed = new Emitter<void>();
@@ -98,11 +95,7 @@ export class ChangeLedger {
   originOf(path: string): ChangeOrigin | undefined {
     const entry = this.entries.get(path);
     if (entry) return entry.origin;
-    for (let i = this.redoStack.length - 1; i >= 0; i--) {
-      const file = this.redoStack[i]?.files.find((candidate) => candidate.path === path);
-      if (file) return file.origin;
-    }
-    return undefined;
+    return this.redoStack.latestFile(path)?.origin;
   }
 
   /** Keep = the base absorbs that hunk; nothing to write. Throws StaleHunkError for an unknown hunk. */
@@ -117,11 +110,11 @@ export class ChangeLedger {
   /** Undo = the current text loses that hunk. Returns the exact text to write (null = delete the file). */
   undoHunk(path: string, hunkId: string): FileWrite {
     const { entry, hunk } = this.pendingHunk(path, hunkId);
-    const facts = this.redoFacts(entry);
+    const facts = redoFacts(entry);
     const replaces = entry.current.text;
     const undone = entry.undo(hunk);
     const after = entry.current.text;
-    this.pushRedo([this.redoFile(facts, entry, [undone])]);
+    this.redoStack.push([redoFile(facts, entry, [undone])]);
     this.notes.undone(path, 1, entry.hunks.length, undoKind(entry, facts.wasDeleted));
     this.settle(entry);
     this.changed.fire();
@@ -179,32 +172,20 @@ export class ChangeLedger {
    */
   cancelUndo(paths: readonly string[]): void {
     for (const path of paths) {
-      const at = this.latestUndoOf(path);
-      const undo = this.redoStack[at];
-      const file = undo?.files.find((candidate) => candidate.path === path);
-      if (!undo || !file) continue;
-      undo.files = undo.files.filter((other) => other !== file);
-      if (undo.files.length === 0) this.redoStack.splice(at, 1);
-      this.bringBack(file, undo.reported);
+      const taken = this.redoStack.takeFile(path);
+      if (taken) this.bringBack(taken.file, taken.reported);
     }
     this.changed.fire();
   }
 
-  /** Index of the most recent undo on the redo stack that covers `path`; -1 when none does. */
-  private latestUndoOf(path: string): number {
-    let at = this.redoStack.length - 1;
-    while (at >= 0 && !this.redoStack[at]?.files.some((file) => file.path === path)) at--;
-    return at;
-  }
-
   canRedo(): boolean {
-    return this.redoStack.length > 0;
+    return !this.redoStack.isEmpty;
   }
 
   /** Lines for the agent about what the user undid since the last call, e.g. "notes.md: undid 2 of 3 changes". Clears. */
   takeUndoSummary(include?: (path: string) => boolean): string[] {
     const lines = this.notes.take(include);
-    for (const undo of this.redoStack) undo.reported = true;
+    this.redoStack.markReported();
     // The notes are part of the snapshot: let the adapter persist that they were delivered.
     if (lines.length > 0) this.changed.fire();
     return lines;
@@ -227,7 +208,7 @@ export class ChangeLedger {
         hunks: entry.hunks.map((hunk) => ({ ...hunk })),
         ...(entry.encoding === 'bytes' ? { encoding: 'bytes' as const } : {}),
       })),
-      redo: this.redoStack.map(copyRedo),
+      redo: this.redoStack.toJSON(),
       notes: this.notes.toJSON(),
     };
   }
@@ -243,11 +224,11 @@ export class ChangeLedger {
       if (!entry.restore(file.current, file.hunks)) entry.setCurrent(file.current, ledger.newId);
       if (!entry.resolved) ledger.entries.set(file.path, entry);
     }
-    ledger.redoStack.push(...snapshot.redo.map(copyRedo));
+    ledger.redoStack = new RedoStack(snapshot.redo);
     ledger.notes = new UndoNotes(snapshot.notes);
     // New ids must never repeat a stored one, whatever nextId says.
     const stored = [...ledger.entries.values()].flatMap((entry) => entry.hunks.map((hunk) => hunk.id))
-      .concat(ledger.redoStack.flatMap((undo) => undo.files.flatMap((file) => file.hunks.map((hunk) => hunk.id))));
+      .concat(ledger.redoStack.hunkIds());
     for (const id of stored) ledger.nextId = Math.max(ledger.nextId, (Number(/^h(\d+)$/.exec(id)?.[1]) || 0) + 1);
     return ledger;
   }
@@ -272,15 +253,15 @@ export class ChangeLedger {
     const files: RedoFile[] = [];
     const writes: FileWrite[] = [];
     for (const entry of entries) {
-      const facts = this.redoFacts(entry);
+      const facts = redoFacts(entry);
       const replaces = entry.current.text;
       const hunks = entry.undoAll();
-      files.push(this.redoFile(facts, entry, hunks));
+      files.push(redoFile(facts, entry, hunks));
       writes.push(fileWrite(entry.path, entry.current.text, entry.encoding, replaces));
       this.notes.undone(entry.path, Math.max(1, hunks.length), 0, undoKind(entry, facts.wasDeleted));
       this.settle(entry);
     }
-    this.pushRedo(files);
+    this.redoStack.push(files);
     this.changed.fire();
     return writes;
   }
@@ -302,33 +283,6 @@ export class ChangeLedger {
     this.notes.redone(file.path, Math.max(1, file.hunks.length), entry.hunks.length, reported);
     this.settle(entry);
     return fileWrite(file.path, text, encoding, now);
-  }
-
-  /** What a redo needs from the state right before an undo. */
-  private redoFacts(entry: FileChange): Pick<RedoFile, 'path' | 'origin' | 'toolCallIds' | 'wasDeleted' | 'pending' | 'encoding'> {
-    return {
-      path: entry.path,
-      origin: entry.origin,
-      toolCallIds: [...entry.toolCallIds],
-      wasDeleted: entry.current.text === null,
-      pending: entry.hunks.map((hunk) => ({ ...hunk })),
-      ...(entry.encoding === 'bytes' ? { encoding: 'bytes' as const } : {}),
-    };
-  }
-
-  /** The redo record once the undo is done; the base is kept only if it is not the text after. */
-  private redoFile(facts: ReturnType<ChangeLedger['redoFacts']>, entry: FileChange, hunks: RedoFile['hunks']): RedoFile {
-    const baseIsAfter = entry.base.text === entry.current.text;
-    return { ...facts, after: entry.current.text, base: baseIsAfter ? null : entry.base.text, baseIsAfter, hunks };
-  }
-
-  private pushRedo(files: RedoFile[]): void {
-    this.redoStack.push({ files, reported: false });
-    let weight = this.redoStack.reduce((sum, undo) => sum + redoWeight(undo), 0);
-    while (this.redoStack.length > 1 && (this.redoStack.length > MAX_REDO || weight > MAX_REDO_CHARS)) {
-      const dropped = this.redoStack.shift();
-      weight -= dropped ? redoWeight(dropped) : 0;
-    }
   }
 
   /** A redo for a file that is no longer pending: its text of now becomes the base again. */
@@ -362,17 +316,4 @@ function undoKind(entry: FileChange, wasDeleted: boolean): UndoKind {
   if (entry.base.text === null && entry.current.text === null) return 'creation';
   if (wasDeleted && entry.current.text !== null) return 'deletion';
   return 'hunks';
-}
-
-/** A copy that shares the (immutable) texts but none of the mutable arrays and objects. */
-function copyRedo(undo: RedoEntry): RedoEntry {
-  return {
-    reported: undo.reported,
-    files: undo.files.map((file) => ({
-      ...file,
-      toolCallIds: [...file.toolCallIds],
-      pending: file.pending.map((hunk) => ({ ...hunk })),
-      hunks: file.hunks.map((hunk) => ({ ...hunk })),
-    })),
-  };
 }

@@ -59,6 +59,18 @@ async function send(frame: Frame, text: string): Promise<void> {
   await input.press('Enter');
 }
 
+/** A wait that failed says what the panel showed then, so a failure far from here can be understood. */
+async function explainTimeout(wait: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await wait;
+  } catch (error) {
+    const status = await panel.locator('.connection-status').first().getAttribute('class').catch(() => null);
+    const thread = await panel.locator('#thread').innerText().catch(() => '(thread not readable)');
+    await screenshot(page, 'e2e-failure').catch(() => undefined);
+    throw new Error(`${what}: ${(error as Error).message}\nstatus: ${status}\nthread (last 1500 characters):\n${thread.slice(-1500)}`, { cause: error });
+  }
+}
+
 /** The newest turn-ended marker's stop reason, waiting until there are `count` of them. */
 async function waitForTurnEnd(frame: Frame, count: number, timeoutMs = 60_000): Promise<string | null> {
   const markers = frame.locator('.turn-ended');
@@ -433,8 +445,9 @@ describe('Tandem panel in code-server', () => {
     await panel.locator('#follow-agent[aria-pressed="true"]').waitFor({ timeout: 10_000 });
     const turns = await panel.locator('.turn-ended').count();
     await send(panel, 'conversation');
+    await explainTimeout(panel.locator('.user-message', { hasText: 'conversation' }).last().waitFor({ timeout: 30_000 }), 'the prompt never reached the thread');
     const edit = panel.locator('.tool-card[data-tool-call-id="conv-edit"]');
-    await edit.locator('.permission-options').waitFor({ timeout: 30_000 });
+    await explainTimeout(edit.locator('.permission-options').waitFor({ timeout: 60_000 }), 'the edit\'s permission request never showed');
     assert.match(await edit.locator('.permission-prompt').innerText(), /change .*greeting\.ts/);
     assert.match(await edit.locator('.tool-diff').innerText(), /hello, world/);
     assert.match(await panel.locator('#plan-strip').innerText(), /2\/4\s*Edit the greeting/);

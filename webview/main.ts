@@ -9,6 +9,7 @@ import { ConversationStore } from './conversationStore';
 import { el } from './dom';
 import { ReviewStore } from './reviewStore';
 import { connectToHost } from './vscodeApi';
+import { WorkspacePaths } from './workspacePaths';
 import { ChangesBar } from './views/changesBar';
 import { ComposerView } from './views/composer';
 import { ComposerBar } from './views/composerBar';
@@ -27,10 +28,11 @@ function startPanel(): void {
   const review = new ReviewStore();
   const conversation = new ConversationStore();
   const terminals = new TerminalPanes(host.post, nonce);
+  const paths = new WorkspacePaths();
   const root = document.getElementById('tandem-root') as HTMLElement;
   const header = new HeaderView(host.post);
   const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
-  const thread = new ThreadView(threadElement, { post: host.post, review, terminals }, (message) => host.post(message));
+  const thread = new ThreadView(threadElement, { post: host.post, review, terminals, paths }, (message) => host.post(message));
   const composer = new ComposerView(host, conversation);
   const tabsBar = new TabsBar(host.post);
   const changesBar = new ChangesBar(host.post);
@@ -54,6 +56,7 @@ function startPanel(): void {
         composer.setQueue(message.state.queue);
         tabsBar.render(message.state.tabs);
         terminals.reset(message.state.terminals);
+        paths.set(message.state.workspaceRoot);
         thread.reset(message.state.entries);
         planStrip.reset(message.state.entries);
         review.set(message.state.review);

@@ -135,4 +135,6 @@ export interface PanelState {
   review: ReviewView;
   terminals: TerminalSnapshotView[];
   tabs: TabsView;
+  /** The folder the sessions work in (their cwd): cards name files inside it relatively. */
+  workspaceRoot: string | null;
 }

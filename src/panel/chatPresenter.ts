@@ -68,6 +68,8 @@ export class ChatPresenter implements Disposable {
   readonly reviewFeedback: ReviewFeedback | null;
   /** "Restore to here" on user messages (none without a folder's storage). */
   private readonly checkpoints: CheckpointPanel | null;
+  /** The sessions' cwd, for the names cards give files. */
+  private readonly workspaceRoot: string | null;
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -80,6 +82,7 @@ export class ChatPresenter implements Disposable {
     checkpoints: CheckpointService | null = null,
   ) {
     this.agents = new AgentCatalog(loadAgents);
+    this.workspaceRoot = environment.workspaceRoot;
     this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
     this.reviewFeedback = review ? new ReviewFeedback(review, () => this.tabs.active.id) : null;
@@ -135,6 +138,7 @@ export class ChatPresenter implements Disposable {
       review: this.reviewFeedback?.view() ?? emptyReview,
       terminals: this.session.terminalDisplays.snapshot(),
       tabs: this.tabs.view(),
+      workspaceRoot: this.workspaceRoot,
     };
   }
 

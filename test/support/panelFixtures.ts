@@ -14,6 +14,7 @@ export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = 
     review: { files: [], canRedo: false },
     terminals: [],
     tabs: { tabs: [{ id: 't1', title: 'Test', agentId: 'scripted', agentLabel: 'Scripted agent', busy: false, waiting: false, canFork: false }], activeTabId: 't1' },
+    workspaceRoot: null,
     ...patch,
   };
 }

@@ -7,12 +7,15 @@ import type { ReviewStore } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
 import { renderPendingFile, type HunkContext } from './hunkView';
 import type { TerminalPanes } from './terminalView';
+import type { WorkspacePaths } from '../workspacePaths';
+import type { PathLabel } from '../../src/contract/pathLabel';
 
 /** What a card needs beyond its tool call: the host, the pending changes, the terminal panes. */
 export interface CardContext {
   post: PostToHost;
   review: ReviewStore;
   terminals: TerminalPanes;
+  paths: WorkspacePaths;
 }
 
 const kindIcons: Record<ToolKindView, string> = {
@@ -35,20 +38,21 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
   const statusClass = tool.permission ? 'awaiting' : tool.status;
   const header = el('div', { class: 'tool-header' },
     icon(kindIcons[tool.toolKind], 'tool-kind'),
-    el('span', { class: 'tool-title', title: tool.title }, tool.title),
+    el('span', { class: 'tool-title', title: tool.title }, context.paths.title(tool.title)),
     el('span', { class: `tool-status status-${statusClass}`, role: 'status' },
       icon(status.icon, tool.status === 'in_progress' && !tool.permission ? 'codicon-modifier-spin' : ''), status.label),
   );
   const card = el('article', { class: `tool-card kind-${tool.toolKind} status-${statusClass}`, 'data-tool-call-id': tool.toolCallId, 'aria-label': `${tool.toolKind} tool call: ${tool.title}` }, header);
   if (tool.locations.length > 0) {
     card.append(el('div', { class: 'tool-locations' }, ...tool.locations.map((location) => {
-      const label = location.line ? `${location.path}:${location.line}` : location.path;
-      const link = el('a', { href: '#', class: 'location-link', title: `Open ${label}` }, label);
+      const name = context.paths.label(location.path);
+      const line = location.line ? `:${location.line}` : '';
+      const link = el('a', { href: '#', class: 'location-link', title: `Open ${name.full}${line}` }, `${name.label}${line}`);
       link.addEventListener('click', (event) => {
         event.preventDefault();
         if (isEditorPath(location.path)) context.post({ type: 'openLink', href: location.line ? `${location.path}#L${location.line}` : location.path });
       });
-      return link;
+      return el('span', { class: 'tool-location' }, link, outsideMark(name));
     })));
   }
   // While the agent asks, its diffs are shown in the question, as the change to allow.
@@ -62,7 +66,7 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
   // A display terminal the agent reports only in `_meta` still shows in its card.
   const metaTerminal = tool.content.some((content) => content.type === 'terminal') ? null : context.terminals.elementForToolCall(tool.toolCallId);
   if (metaTerminal) card.append(metaTerminal);
-  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool), change, context.post));
+  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool, context.paths), renderChange(change, context.paths), context.post));
   if (tool.permissionNote) card.append(el('div', { class: 'permission-note' }, icon('shield'), ` ${tool.permissionNote}`));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
@@ -76,7 +80,7 @@ function renderContent(content: ToolContentView, context: CardContext, toolCallI
     case 'diff': {
       // While the file has pending changes, the card offers them hunk by hunk.
       const pending = context.review.file(content.path);
-      if (!pending || pending.hunks.length === 0) return renderAgentDiff(diffViewOf(content));
+      if (!pending || pending.hunks.length === 0) return renderAgentDiff(diffViewOf(content), context.paths);
       const { feedback, ui } = context.review;
       const hunks: HunkContext = { post: context.post, feedback, ui, surface: toolCallId };
       return renderPendingFile(pending, hunks, fileProgress(pending, (hunkId) => feedback.isReviewed(hunkId)));
@@ -107,7 +111,13 @@ function diffViewOf(content: DiffContent): AgentDiffView {
 
 const diffSigns = { added: '+', removed: '-', context: ' ' } as const;
 
-function renderAgentDiff(diff: AgentDiffView): HTMLElement {
+/** Files outside the workspace keep their full path and say so: the place to look twice. */
+function outsideMark(name: PathLabel): HTMLElement | null {
+  return name.outside ? el('span', { class: 'outside-workspace', title: 'This file is outside the workspace folder' }, icon('warning'), ' outside the workspace') : null;
+}
+
+function renderAgentDiff(diff: AgentDiffView, paths: WorkspacePaths): HTMLElement {
+  const name = paths.label(diff.path);
   const body = el('pre', { class: 'diff-body' });
   for (const hunk of diff.hunks) {
     if (hunk.newStart > 1 || diff.hunks.length > 1) body.append(el('div', { class: 'diff-line diff-gap' }, `… line ${hunk.newStart}`));
@@ -116,7 +126,7 @@ function renderAgentDiff(diff: AgentDiffView): HTMLElement {
   if (diff.hunks.length === 0) body.append(el('div', { class: 'diff-line diff-gap' }, 'No change: the new text is the same as the old.'));
   if (diff.omittedLines > 0) body.append(el('div', { class: 'diff-line diff-gap' }, `… ${diff.omittedLines} more ${diff.omittedLines === 1 ? 'line' : 'lines'} not shown`));
   return el('div', { class: 'tool-diff' },
-    el('div', { class: 'diff-path' }, icon('diff'), ` ${diff.path}${diff.newFile ? ' (new file)' : ''}`, el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
+    el('div', { class: 'diff-path', title: name.full }, icon('diff'), ` ${name.label}${diff.newFile ? ' (new file)' : ''}`, outsideMark(name), el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
     body);
 }
 
@@ -126,22 +136,24 @@ const fileVerbs: Record<ToolKindView, string | null> = {
 };
 
 /** What the user is asked to allow, in words: the command, the file, or the tool. */
-function permissionQuestion(tool: ToolCallView): string {
+function permissionQuestion(tool: ToolCallView, paths: WorkspacePaths): string {
   if (tool.toolKind === 'execute') return 'The agent wants to run the command above.';
   const verb = fileVerbs[tool.toolKind];
   if (!verb) return 'The agent asks for permission.';
   const path = tool.content.find((content) => content.type === 'diff')?.path ?? tool.locations[0]?.path;
-  return path ? `The agent wants to ${verb} ${path}.` : `The agent wants to ${verb} a file.`;
+  if (!path) return `The agent wants to ${verb} a file.`;
+  const name = paths.label(path);
+  return `The agent wants to ${verb} ${name.label}${name.outside ? ', outside the workspace' : ''}.`;
 }
 
 /** The change an edit asks to make, shown before its options: the agent's diffs, or that it sent none. */
-function renderChange(change: PermissionChangeView | null): HTMLElement[] {
+function renderChange(change: PermissionChangeView | null, paths: WorkspacePaths): HTMLElement[] {
   if (!change) return [];
   if (change.kind === 'noDiff') return [el('div', { class: 'permission-no-diff', role: 'note' }, icon('warning'), ` ${change.sentence}`)];
-  return change.diffs.map((diff) => renderAgentDiff(diff));
+  return change.diffs.map((diff) => renderAgentDiff(diff, paths));
 }
 
-function renderPermission(requestId: string, options: PermissionOptionView[], question: string, change: PermissionChangeView | null, post: PostToHost): HTMLElement {
+function renderPermission(requestId: string, options: PermissionOptionView[], question: string, change: HTMLElement[], post: PostToHost): HTMLElement {
   const row = el('div', { class: 'permission-options', role: 'group', 'aria-label': 'The agent asks for permission' });
   for (const option of options) {
     const allow = option.kind.startsWith('allow');
@@ -152,7 +164,7 @@ function renderPermission(requestId: string, options: PermissionOptionView[], qu
       onClick: () => post({ type: 'answerPermission', requestId, optionId: option.optionId }),
     }));
   }
-  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...renderChange(change), row);
+  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...change, row);
 }
 
 function disclosure(summary: string, text: string): HTMLElement {

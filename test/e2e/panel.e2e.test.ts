@@ -2,28 +2,25 @@
 // and the panel talks to the shipped demo agent and to the real Gemini CLI (against a scripted
 // model server on 127.0.0.1). One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { REPO_ROOT, startCodeServer, type CodeServer } from '../support/code-server';
+import { REPO_ROOT } from '../support/code-server';
 import { hostileContent } from '../support/hostileContent';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
-import { launchBrowser, openFile, openWorkbench, runCommand, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
-
-const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
+import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { openFile, runCommand, screenshot, webviewFrame } from '../support/workbench';
 
 let tmp: string;
 let workspace: string;
-let server: CodeServer | undefined;
-let browser: WorkbenchBrowser | undefined;
+let tandem: TandemWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
@@ -100,22 +97,16 @@ async function waitForDisk(condition: () => Promise<boolean>, timeoutMs = 15_000
 }
 
 before(async () => {
-  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
-  tmp = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-  workspace = join(tmp, 'workspace');
-  cpSync(join(REPO_ROOT, 'scripts', 'sample-workspace'), workspace, { recursive: true });
+  ({ tmp, workspace } = tempWorkspace('e2e', SAMPLE_WORKSPACE));
   model = await startGeminiModelServer();
   gemini = geminiAgentSpec(model.url, { cwd: workspace });
   registry = await serveRegistryFixture();
   const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
   const scripted = scriptedAgentDefinition();
-  server = await startCodeServer({
-    workspace,
-    vsix: VSIX,
+  tandem = await openTandemWorkbench({ tmp, workspace }, {
     // The key reaches the agent through the environment, as for real users; never via settings.
     env: { GEMINI_API_KEY: GEMINI_API_KEY ?? 'test-key' },
     settings: {
-      'tandem.revealOnStartup': true,
       'tandem.defaultAgent': 'demo',
       'tandem.registryUrl': registry.url,
       // The DOM renderer, so a test can read what the terminal panel shows.
@@ -131,18 +122,14 @@ before(async () => {
       },
     },
   });
-  browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
-  page = await openWorkbench(browser, server.url);
-  panel = await webviewFrame(page, '#tandem-root', 60_000);
+  ({ page, panel } = tandem);
 });
 
 after(async () => {
   await registry?.close();
-  await browser?.close();
-  await server?.stop();
+  await tandem?.close();
   await model?.close();
   gemini?.dispose();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('Tandem panel in code-server', () => {
@@ -432,7 +419,7 @@ describe('Tandem panel in code-server', () => {
     assert.match(shown, /FIXTURE_MODE/);
     await dialog.getByRole('button', { name: 'Add Agent' }).click();
     await panel.locator('#agent-picker vscode-option[value="fixture-npx-agent"]').waitFor({ state: 'attached', timeout: 30_000 });
-    const settings = JSON.parse(readFileSync(join(server?.userDataDir ?? '', 'User', 'settings.json'), 'utf8')) as { 'tandem.agents': Record<string, { command: string; args: string[] }> };
+    const settings = JSON.parse(readFileSync(join(tandem?.server.userDataDir ?? '', 'User', 'settings.json'), 'utf8')) as { 'tandem.agents': Record<string, { command: string; args: string[] }> };
     assert.deepEqual(settings['tandem.agents']['fixture-npx-agent']?.args, ['--yes', '@fixture/acp-agent@2.3.1', '--acp']);
     assert.equal(settings['tandem.agents']['fixture-npx-agent']?.command, 'npx');
   });

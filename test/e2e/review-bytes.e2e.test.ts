@@ -5,25 +5,22 @@
 // One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { REPO_ROOT, startCodeServer, type CodeServer } from '../support/code-server';
+import { REPO_ROOT } from '../support/code-server';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { tsxLoader } from '../support/scriptedAgentSpec';
-import { launchBrowser, openFile, openWorkbench, readEditorText, runCommand, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
+import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { openFile, readEditorText, runCommand, screenshot } from '../support/workbench';
 import type { BytesRequest } from './reviewBytesAgent';
-
-const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
 
 let tmp: string;
 let workspace: string;
-let server: CodeServer | undefined;
-let browser: WorkbenchBrowser | undefined;
+let tandem: TandemWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
@@ -153,19 +150,13 @@ async function goToLine(line: number): Promise<void> {
 const cursorLine = async () => Number(/Ln (\d+)/.exec(await page.locator('[id="status.editor.selection"]').innerText())?.[1]);
 
 before(async () => {
-  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
-  tmp = mkdtempSync(join(tmpdir(), 'tandem-exact-review-'));
-  workspace = join(tmp, 'workspace');
-  mkdirSync(workspace);
+  ({ tmp, workspace } = tempWorkspace('exact-review'));
   model = await startGeminiModelServer();
   gemini = geminiAgentSpec(model.url, { cwd: workspace });
   const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
-  server = await startCodeServer({
-    workspace,
-    vsix: VSIX,
+  tandem = await openTandemWorkbench({ tmp, workspace }, {
     env: { GEMINI_API_KEY: GEMINI_API_KEY ?? 'test-key' },
     settings: {
-      'tandem.revealOnStartup': true,
       'tandem.defaultAgent': 'gemini',
       // VS Code's desktop default; in the browser it saves after a second, and unsaved edits are the point here.
       'files.autoSave': 'off',
@@ -177,17 +168,13 @@ before(async () => {
       },
     },
   });
-  browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
-  page = await openWorkbench(browser, server.url);
-  panel = await webviewFrame(page, '#tandem-root', 60_000);
+  ({ page, panel } = tandem);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await tandem?.close();
   await model?.close();
   gemini?.dispose();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('review byte for byte in code-server', () => {

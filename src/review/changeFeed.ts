@@ -1,4 +1,4 @@
-import type { ChangeLedger } from './changeLedger';
+import type { ChangeLedger, FileHandEdits } from './changeLedger';
 import type { ContentEncoding, RecordedChange } from './types';
 
 /**
@@ -46,18 +46,31 @@ export class ChangeFeed {
    * ledger's current text true. Documents never hold the BOM (the editor keeps it as the
    * file's encoding), so a current text that has one keeps it. A document's text says nothing
    * exact about content held as bytes: such a file is checked on disk when it is undone.
+   * `byHand` false: the change is not the user's typing (the editor reloaded the file from disk),
+   * so it is no news for the agent.
    */
-  documentChanged(path: string, documentText: string): void {
+  documentChanged(path: string, documentText: string, byHand = true): void {
     if (this.agentWrites.has(path) || this.ledger.encodingOf(path) !== 'text') return;
     const current = this.ledger.currentText(path);
     if (current === undefined || current === null) return;
     const text = current.startsWith('\uFEFF') ? `\uFEFF${documentText}` : documentText;
-    if (text !== current) this.ledger.updateCurrent(path, text);
+    if (text === current) return;
+    if (byHand) this.ledger.editByHand(path, text);
+    else this.ledger.updateCurrent(path, text);
   }
 
   /** What the user undid of `owner`'s changes since the last call; then cleared. */
   takeUndoSummary(owner: string): string[] {
+    return this.ledger.takeUndoSummary(this.ownedBy(owner));
+  }
+
+  /** Where the user edited `owner`'s pending lines by hand since the last call; then cleared. */
+  takeHandEdits(owner: string): FileHandEdits[] {
+    return this.ledger.takeHandEdits(this.ownedBy(owner));
+  }
+
+  private ownedBy(owner: string): (path: string) => boolean {
     // Files whose writer is unknown (restored after a reload) go to whoever asks first.
-    return this.ledger.takeUndoSummary((path) => (this.owners.get(path) ?? owner) === owner);
+    return (path) => (this.owners.get(path) ?? owner) === owner;
   }
 }

@@ -17,11 +17,13 @@ import { reapply, type RedoFile } from './redo';
 import { redoFacts, redoFile, RedoStack } from './redoStack';
 import { assertSnapshot, SNAPSHOT_VERSION, type LedgerSnapshot } from './snapshot';
 import { StaleHunkError, type ChangeOrigin, type ContentEncoding, type FileChangeView, type FileWrite, type RecordedChange } from './types';
+import type { FileHandEdits } from './handEdits';
 import { UndoNotes, type UndoKind } from './undoNotes';
 
 export type { ChangeOrigin, ContentEncoding, FileChangeView, FileWrite, HunkView, RecordedChange } from './types';
 export { StaleHunkError } from './types';
 export type { LedgerSnapshot } from './snapshot';
+export type { FileHandEdits, HandEdit } from './handEdits';
 
 export class ChangeLedger {
   private readonly entries = new Map<string, FileChange>();
@@ -48,6 +50,7 @@ export class ChangeLedger {
       entry = this.asBytes(entry);
     }
     const after = entry.encoding === encoding ? change.after : textToLatin1(change.after);
+    if (after !== entry.current.text) this.notes.rebased(path);
     entry.origin = change.origin;
     entry.addToolCall(change.toolCallId);
     entry.setCurrent(after, this.newId);
@@ -55,13 +58,25 @@ export class ChangeLedger {
     this.changed.fire();
   }
 
-  /** The user (or anything else) changed the current text while hunks are pending: base unchanged. Unknown paths are ignored. */
+  /** Something other than the agent (a restore) changed the current text while hunks are pending: base unchanged. Unknown paths are ignored. */
   updateCurrent(path: string, text: string | null): void {
     const entry = this.entries.get(path);
     if (!entry || entry.current.text === text) return;
-    entry.setCurrent(text, this.newId);
-    this.settle(entry);
-    this.changed.fire();
+    this.notes.rebased(path);
+    this.setCurrent(entry, text);
+  }
+
+  /**
+   * The user edited the current text by hand: as updateCurrent, and where the edit touches the
+   * agent's pending lines, the agent's next prompt can say so (takeHandEdits).
+   */
+  editByHand(path: string, text: string | null): void {
+    const entry = this.entries.get(path);
+    if (!entry || entry.current.text === text) return;
+    if (entry.encoding === 'text' && entry.current.text !== null) {
+      this.notes.editedByHand(path, entry.current.text, text, entry.hunks.map((hunk) => [hunk.currentStart, hunk.currentCount]));
+    }
+    this.setCurrent(entry, text);
   }
 
   /** Pending files, in the order they were first recorded. */
@@ -114,6 +129,7 @@ export class ChangeLedger {
     const replaces = entry.current.text;
     const undone = entry.undo(hunk);
     const after = entry.current.text;
+    this.notes.undoneHunk(path, undone.at, hunk.currentCount, undone.restored, after);
     this.redoStack.push([redoFile(facts, entry, [undone])]);
     this.notes.undone(path, 1, entry.hunks.length, undoKind(entry, facts.wasDeleted));
     this.settle(entry);
@@ -180,6 +196,13 @@ export class ChangeLedger {
 
   canRedo(): boolean {
     return !this.redoStack.isEmpty;
+  }
+
+  /** Where the user edited the agent's pending lines by hand since the last call (see handEdits.ts). Clears. */
+  takeHandEdits(include?: (path: string) => boolean): FileHandEdits[] {
+    const files = this.notes.takeHandEdits(include);
+    if (files.length > 0) this.changed.fire();
+    return files;
   }
 
   /** Lines for the agent about what the user undid since the last call, e.g. "notes.md: undid 2 of 3 changes". Clears. */
@@ -259,6 +282,7 @@ export class ChangeLedger {
       files.push(redoFile(facts, entry, hunks));
       writes.push(fileWrite(entry.path, entry.current.text, entry.encoding, replaces));
       this.notes.undone(entry.path, Math.max(1, hunks.length), 0, undoKind(entry, facts.wasDeleted));
+      this.notes.undoneFile(entry.path);
       this.settle(entry);
     }
     this.redoStack.push(files);
@@ -281,6 +305,7 @@ export class ChangeLedger {
     const exact = now === file.after && entry.base.text === (file.baseIsAfter ? file.after : file.base) && entry.restore(text, file.pending);
     if (!exact) entry.setCurrent(text, this.newId, file.hunks);
     this.notes.redone(file.path, Math.max(1, file.hunks.length), entry.hunks.length, reported);
+    this.notes.currentChanged(file.path, text);
     this.settle(entry);
     return fileWrite(file.path, text, encoding, now);
   }
@@ -299,6 +324,12 @@ export class ChangeLedger {
     bytes.setCurrent(textToLatin1(entry.current.text), this.newId);
     this.entries.set(entry.path, bytes);
     return bytes;
+  }
+
+  private setCurrent(entry: FileChange, text: string | null): void {
+    entry.setCurrent(text, this.newId);
+    this.settle(entry);
+    this.changed.fire();
   }
 
   /** A file with nothing left to review drops out. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { withoutBom } from '../../fs/textContent';
 import { ChangeFeed } from '../../review/changeFeed';
+import { handEditNote } from '../../review/handEdits';
 import { ChangeLedger, StaleHunkError, type FileWrite, type LedgerSnapshot } from '../../review/changeLedger';
 import type { ReviewSource } from '../../panel/reviewSource';
 import { CoalescedTask } from '../../util/coalescedTask';
@@ -64,8 +65,9 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       this.changeEmitter.fire();
       this.save.schedule();
     }));
+    // A clean document that changes was reloaded from disk; typing makes it dirty first.
     this.register(vscode.workspace.onDidChangeTextDocument(({ document }) => {
-      if (document.uri.scheme === 'file') this.documentChanged(document.uri.fsPath, document.getText());
+      if (document.uri.scheme === 'file') this.documentChanged(document.uri.fsPath, document.getText(), document.isDirty);
     }));
   }
 
@@ -85,9 +87,14 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   }
 
   takePromptNotes(owner: string): string[] {
+    // Taken either way: with the setting off, what happened now is not told later either.
     const undone = this.feed.takeUndoSummary(owner);
-    if (undone.length === 0 || !vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
-    return [`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`];
+    const edited = this.feed.takeHandEdits(owner);
+    if (!vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
+    const notes: string[] = [];
+    if (undone.length > 0) notes.push(`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`);
+    if (edited.length > 0) notes.push(handEditNote(edited, (path) => vscode.workspace.asRelativePath(path, false)));
+    return notes;
   }
 
   async act(request: ReviewRequest): Promise<void> {
@@ -108,10 +115,10 @@ export class ReviewController extends DisposableBase implements ReviewSource {
    * A buffer shows every line with its one line ending: lines the user did not edit keep the ones
    * the file really has, so a hand edit of a file that mixes them changes only the edited lines.
    */
-  private documentChanged(path: string, documentText: string): void {
+  private documentChanged(path: string, documentText: string, byHand: boolean): void {
     const current = this.ledger.encodingOf(path) === 'text' ? this.ledger.currentText(path) : undefined;
     if (typeof current !== 'string') return;
-    this.feed.documentChanged(path, keepLineEndings(withoutBom(current), documentText));
+    this.feed.documentChanged(path, keepLineEndings(withoutBom(current), documentText), byHand);
   }
 
   /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */

@@ -10,7 +10,8 @@ import { deliveryMarks } from '../src/inspector/deliveryCheck';
 import { fidelityReport } from '../src/inspector/fidelityReport';
 import { NO_FILTER } from '../src/inspector/frameFilter';
 import { InspectorModel } from '../src/inspector/inspectorModel';
-import { readRecording, writeRecording } from '../src/inspector/recording';
+import { exportFrames, readRecording, writeRecording } from '../src/inspector/recording';
+import { storeRedaction } from '../src/inspector/slicedRedaction';
 import { RecordingReplay } from '../src/panel/recordingReplay';
 import { ThreadModel } from '../src/thread/threadModel';
 import { silentLogger } from '../src/util/logger';
@@ -106,10 +107,50 @@ async function ingest(text: string, chunks: number, keep: boolean): Promise<numb
   try {
     return await withTimeout(done, RUN_TIMEOUT_MS, 'ingest run');
   } finally {
+    store.dispose();
     connection.close();
     stdout.destroy();
     stdin.destroy();
   }
+}
+
+function storeOf(frames: readonly Frame[]): FrameStore {
+  const store = new FrameStore();
+  for (const frame of frames) store.record(frame);
+  return store;
+}
+
+/**
+ * An export of the frames: redacted afresh (as before the store redacted each frame once), and
+ * from a store that already redacted them while the traffic paused; rounds alternate which goes
+ * first. The store's own one-time redaction is measured apart: it runs in slices while idle.
+ */
+async function exportCosts(frames: readonly Frame[], runs: number): Promise<Figures> {
+  const afresh: number[] = [];
+  const cached: number[] = [];
+  const once: number[] = [];
+  for (let round = 0; round < WARMUP_ROUNDS + runs; round++) {
+    const store = storeOf(frames);
+    try {
+      const catchUp = await timedAsync(() => store.redacted(store.frames()));
+      const measures = [() => timedAsync(() => exportFrames(frames)), () => timedAsync(() => exportFrames(store.frames(), storeRedaction(store)))];
+      const [first, second] = round % 2 === 0 ? measures : [...measures].reverse();
+      const a = await (first as () => Promise<number>)();
+      const b = await (second as () => Promise<number>)();
+      if (round < WARMUP_ROUNDS) continue;
+      once.push(catchUp);
+      afresh.push(round % 2 === 0 ? a : b);
+      cached.push(round % 2 === 0 ? b : a);
+    } finally {
+      store.dispose();
+    }
+  }
+  return {
+    exportAfreshMs: distribution(afresh, 'ms'),
+    exportFromStoreMs: distribution(cached, 'ms'),
+    exportSpeedup: slowdown(afresh, cached),
+    storeRedactionOnceMs: distribution(once, 'ms'),
+  };
 }
 
 async function measure(context: BenchContext): Promise<Figures> {
@@ -129,6 +170,8 @@ async function measure(context: BenchContext): Promise<Figures> {
     reportMs: distribution(await samples(runs, () => timed(() => fidelityReport({ frames, agentLabel: 'bench', workspaceRoots: ['/work'], files: [], projectRules: [], tandemGrants: [] }))), 'ms'),
   };
   context.progress(`inspector: ${count(frames.length)} frames indexed, filtered and reported`);
+  Object.assign(figures, await exportCosts(frames, runs));
+  context.progress(`inspector: ${count(frames.length)} frames exported`);
   const recording = await writeRecording({ protocolVersion: 1, agent: { name: 'bench', title: null, version: null }, cwd: null, recordedAt: new Date().toISOString() }, frames);
   figures.replayInstantMs = distribution(await samples(context.options.quick ? 1 : 3, () => replayInstant(recording)), 'ms');
   context.progress(`inspector: ${count(frames.length)}-frame recording replayed`);
@@ -163,6 +206,7 @@ export const inspectorBench: Bench = {
       lines: [
         `   ${count(value('frames'))} frames (turns of tool calls, fs reads, a permission and streamed text); medians.`,
         `   open (index + rows, the list shows): ${ms(value('openMs'))}; redaction for search and details, after: ${ms(value('redactMs'))}; search: ${ms(value('searchMs'))}; method + direction: ${ms(value('methodAndDirectionMs'))}; one tool call: ${ms(value('toolCallMs'))}`,
+        `   export (NDJSON, redacted): afresh ${ms(value('exportAfreshMs'))}, from the store that redacted each frame once ${ms(value('exportFromStoreMs'))}: ${ratio(value('exportSpeedup'))} faster; the store's one-time redaction of the same frames (in idle slices, not on the ingest path): ${ms(value('storeRedactionOnceMs'))}`,
         `   delivery check (SDK validation again, after the list shows): ${ms(value('deliveryCheckMs'))}; fidelity report: ${ms(value('reportMs'))}`,
         `   replay of the same frames as a recording, instant mode: ${ms(value('replayInstantMs'))}`,
         `   ingest of ${count(context.options.chunks)} chunks through AcpConnection: frames kept ${ms(value('ingestRecordingOnMs'))}, not kept ${ms(value('ingestRecordingOffMs'))}: ${ratio(value('ingestRecordingRatio'))} (goal <= 1.05x)`,

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentChannel } from './agentChannel';
 import { agentOutputStream } from './agentOutput';
-import { lineTee, type FrameListener } from './frames';
+import { lineTee, nextConnectionNumber, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 import { LegacyModelsReader, type LegacyModels } from './legacyModels';
@@ -85,15 +85,16 @@ export class AcpConnection {
     agentProcess.stdout.once('end', () => {
       outputEnded = true;
     });
+    const connection = nextConnectionNumber();
     const fromAgent = agentOutputStream(agentProcess.stdout).pipeThrough(lineTee('in', (frame) => {
       if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       this.legacyModelsReader.received(frame.text);
       onFrame(frame);
-    }));
+    }, connection));
     const toAgentTee = lineTee('out', (frame) => {
       this.legacyModelsReader.sent(frame.text);
       onFrame(frame);
-    });
+    }, connection);
     void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
     const app = acp
       .client({ name: clientInfo.name })

@@ -79,27 +79,44 @@ export class FrameRedactor {
   }
 
   /**
-   * Shows the held pieces. When their last word is still open the stream may go on inside a
-   * credential, so whatever of that word could begin one is masked as well.
+   * What releasing the held pieces now would show, without releasing them: a look at the end of
+   * a conversation whose stream may still go on.
    */
+  preview(): Frame[] {
+    return this.shown(this.held).frames;
+  }
+
+  /** Shows the held pieces; later pieces of their stream are read after them. */
   private release(): Frame[] {
     const pieces = this.held;
-    const first = pieces[0];
     this.held = [];
     this.heldChars = 0;
-    if (!first) return [];
+    const { frames, streamed } = this.shown(pieces);
+    if (pieces[0]) this.remember(pieces[0].stream, streamed);
+    return frames;
+  }
+
+  /**
+   * The pieces redacted over their stream's text. When their last word is still open the stream
+   * may go on inside a credential, so whatever of that word could begin one is masked as well.
+   */
+  private shown(pieces: readonly StreamedPiece[]): { frames: Frame[]; streamed: string } {
+    const first = pieces[0];
+    if (!first) return { frames: [], streamed: '' };
     const context = this.contexts.get(first.stream) ?? '';
     const streamed = context + pieces.map((piece) => piece.text).join('');
     const ranges = findSecrets(streamed);
     const openAt = /\S$/.test(streamed) ? openSecretStart(streamed) : null;
     const masks = openAt === null ? ranges : [...ranges, { start: openAt, end: streamed.length }];
-    this.remember(first.stream, streamed);
     const texts = maskPieces(pieces.map((piece) => piece.text), masks, '', context.length);
-    return pieces.map((piece, index) => {
+    const frames = pieces.map((piece, index) => {
       // The parsed message is this redactor's own copy: the piece's text is replaced in place.
       piece.content.text = texts[index];
-      return { ...piece.frame, text: redactParsedFrame(piece.message, piece.frame.text) };
+      const text = redactParsedFrame(piece.message, piece.frame.text);
+      piece.content.text = piece.text;
+      return { ...piece.frame, text };
     });
+    return { frames, streamed };
   }
 
   private remember(stream: string, streamed: string): void {

@@ -1,4 +1,5 @@
 import { BoundedLog } from '../util/ringBuffer';
+import { RedactedFrames } from './redactedFrames';
 
 /** `in` = agent -> Tandem, `out` = Tandem -> agent. */
 export type FrameDirection = 'in' | 'out';
@@ -7,22 +8,46 @@ export interface Frame {
   at: number;
   direction: FrameDirection;
   text: string;
+  /**
+   * The connection (one agent process) the line went over, numbered in the order connections
+   * opened in this window; absent in frames read from older recordings.
+   */
+  connection?: number;
 }
 
 export type FrameListener = (frame: Frame) => void;
 
-/** Every raw line both ways, newest kept within a count and byte budget. */
+/**
+ * Every raw line both ways, newest kept within a count and byte budget, and each one redacted
+ * once while the traffic pauses (see `RedactedFrames`).
+ */
 export class FrameStore {
   private readonly log: BoundedLog<Frame>;
   private readonly listeners = new Set<FrameListener>();
+  private readonly redaction: RedactedFrames;
 
   constructor(maxFrames = 20_000, maxBytes = 16 * 1024 * 1024) {
     this.log = new BoundedLog<Frame>(maxFrames, maxBytes, (frame) => frame.text.length + 32);
+    this.redaction = new RedactedFrames(maxFrames);
   }
 
   record(frame: Frame): void {
     this.log.push(frame);
+    this.redaction.add(frame);
     for (const listener of this.listeners) listener(frame);
+  }
+
+  /**
+   * Frames of this store (all, or a conversation's, in order) as the traffic log shows them;
+   * null when one of them left the store before it was redacted.
+   */
+  redacted(frames: readonly Frame[]): Promise<Frame[] | null> {
+    return this.redaction.redacted(frames);
+  }
+
+  dispose(): void {
+    this.redaction.dispose();
+    this.listeners.clear();
   }
 
   frames(): Frame[] {
@@ -39,11 +64,19 @@ export class FrameStore {
   }
 }
 
+let connectionsOpened = 0;
+
+/** A number for a new connection's frames, told apart from every other connection of this window. */
+export function nextConnectionNumber(): number {
+  return ++connectionsOpened;
+}
+
 /**
  * A pass-through byte stream that reports each complete line it sees. It sits between the
  * process pipes and the SDK, so frames are seen exactly as sent, before any validation.
+ * `connection` (from `nextConnectionNumber`) is stamped on each frame.
  */
-export function lineTee(direction: FrameDirection, onFrame: FrameListener): TransformStream<Uint8Array, Uint8Array> {
+export function lineTee(direction: FrameDirection, onFrame: FrameListener, connection?: number): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   // A long line arrives in many chunks: only each new chunk is searched for its end, and the
   // parts are joined once, so a line costs time in proportion to its size.
@@ -52,7 +85,7 @@ export function lineTee(direction: FrameDirection, onFrame: FrameListener): Tran
     const text = parts.length === 1 ? (parts[0] as string) : parts.join('');
     parts = [];
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (line.trim().length > 0) onFrame({ at: Date.now(), direction, text: line });
+    if (line.trim().length > 0) onFrame(connection === undefined ? { at: Date.now(), direction, text: line } : { at: Date.now(), direction, text: line, connection });
   };
   const take = (text: string) => {
     let start = 0;

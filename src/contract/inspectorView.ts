@@ -26,7 +26,15 @@ export interface FrameRowView {
   /** The request of an answer, the answer of a request. */
   pair: number | null;
   toolCallId: string | null;
+  /** The connection (agent process) the frame went over, numbered in the order they opened. */
+  connection: number | null;
   mark: { kind: FrameMarkKindView; reason: string } | null;
+}
+
+/** One connection whose frames the inspector holds: its number and the agent that answered its `initialize`. */
+export interface ConnectionView {
+  connection: number;
+  agent: string | null;
 }
 
 export const frameDirections = ['in', 'out'] as const;
@@ -35,6 +43,7 @@ export interface FrameFilterView {
   direction: (typeof frameDirections)[number] | null;
   method: string | null;
   toolCallId: string | null;
+  connection: number | null;
   text: string | null;
   markedOnly: boolean;
 }
@@ -42,7 +51,7 @@ export interface FrameFilterView {
 /** Host -> inspector. Each `type` carries exactly its payload. */
 export type HostToInspector =
   /** Everything the list needs; `visible` null: every row passes the filter. */
-  | { type: 'frames'; title: string; note: string | null; rows: FrameRowView[]; methods: string[]; filter: FrameFilterView; visible: number[] | null }
+  | { type: 'frames'; title: string; note: string | null; rows: FrameRowView[]; methods: string[]; connections: ConnectionView[]; filter: FrameFilterView; visible: number[] | null }
   | { type: 'filtered'; filter: FrameFilterView; visible: number[] | null }
   /** Marks found after the list was sent (updates the SDK dropped or changed on the way). */
   | { type: 'marks'; marks: { index: number; mark: NonNullable<FrameRowView['mark']> }[] }
@@ -53,6 +62,7 @@ const filterSchema = z.object({
   direction: z.enum(frameDirections).nullable(),
   method: z.string().max(500).nullable(),
   toolCallId: z.string().max(500).nullable(),
+  connection: z.number().int().min(0).nullable(),
   text: z.string().max(10_000).nullable(),
   markedOnly: z.boolean(),
 });

@@ -6,13 +6,15 @@ export interface FrameFilter {
   direction: FrameDirection | null;
   method: string | null;
   toolCallId: string | null;
+  /** Only the frames of one connection (agent process). */
+  connection: number | null;
   /** Case-insensitive, over the frame's (redacted) text. */
   text: string | null;
   /** Only frames that were malformed, dropped, salvaged or of an unknown kind. */
   markedOnly: boolean;
 }
 
-export const NO_FILTER: FrameFilter = { direction: null, method: null, toolCallId: null, text: null, markedOnly: false };
+export const NO_FILTER: FrameFilter = { direction: null, method: null, toolCallId: null, connection: null, text: null, markedOnly: false };
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,6 +23,7 @@ function escapeRegExp(text: string): string {
 function matchesFields(frame: IndexedFrame, filter: FrameFilter): boolean {
   if (filter.direction !== null && frame.direction !== filter.direction) return false;
   if (filter.method !== null && frame.method !== filter.method) return false;
+  if (filter.connection !== null && frame.connection !== filter.connection) return false;
   return !filter.markedOnly || frame.mark !== null;
 }
 

@@ -33,6 +33,8 @@ export interface IndexedFrame {
   /** For a request and its response: how long the answer took. */
   latencyMs: number | null;
   toolCallId: string | null;
+  /** The connection (agent process) the frame went over; null in frames that do not say. */
+  readonly connection: number | null;
   /** An error response's code. */
   readonly errorCode: number | null;
   mark: FrameMark | null;
@@ -44,6 +46,8 @@ export interface FrameIndex {
   readonly byToolCall: ReadonlyMap<string, readonly number[]>;
   /** Every method seen, sorted: the inspector's method filter offers these. */
   readonly methods: readonly string[];
+  /** Every connection seen, in order, with the agent that answered its `initialize` (name and version). */
+  readonly connections: readonly { connection: number; agent: string | null }[];
 }
 
 /** Sees every parsed frame of an index build, in order: one pass serves the index and a report. */
@@ -98,6 +102,7 @@ export class FrameIndexBuilder {
   private readonly frames: IndexedFrame[] = [];
   private readonly byToolCall = new Map<string, number[]>();
   private readonly methods = new Set<string>();
+  private readonly connections = new Map<number, string | null>();
   private readonly requests = new OpenRequests();
   private readonly attribution = new ToolCallAttribution();
 
@@ -121,19 +126,31 @@ export class FrameIndexBuilder {
       pair: null,
       latencyMs: null,
       toolCallId: null,
+      connection: frame.connection ?? null,
       errorCode: message.kind === 'error' ? message.code : null,
       mark: message.kind === 'malformed' ? { kind: 'malformed', reason: message.reason } : updateMark(update, updateKind),
     };
     this.frames.push(indexed);
     this.link(indexed, message, update);
     if (indexed.method) this.methods.add(indexed.method);
+    if (indexed.connection !== null) this.noteConnection(indexed, message);
     if (indexed.toolCallId) this.attach(indexed.toolCallId, indexed.index);
     this.observer?.(indexed, message);
     return indexed;
   }
 
   build(): FrameIndex {
-    return { frames: this.frames, byToolCall: this.byToolCall, methods: [...this.methods].sort() };
+    const connections = [...this.connections].map(([connection, agent]) => ({ connection, agent }));
+    return { frames: this.frames, byToolCall: this.byToolCall, methods: [...this.methods].sort(), connections };
+  }
+
+  /** A connection is named by the agent that answered its `initialize`. */
+  private noteConnection(frame: IndexedFrame, message: RpcMessage): void {
+    const connection = frame.connection as number;
+    if (!this.connections.has(connection)) this.connections.set(connection, null);
+    if (frame.method !== 'initialize' || message.kind !== 'result' || !isRecord(message.result)) return;
+    const info = message.result.agentInfo;
+    if (isRecord(info) && typeof info.name === 'string') this.connections.set(connection, typeof info.version === 'string' ? `${info.name} ${info.version}` : info.name);
   }
 
   private link(frame: IndexedFrame, message: RpcMessage, update: Record<string, unknown> | null): void {

@@ -1,21 +1,22 @@
 import type { Frame } from '../acp/frames';
 import { parseFrameText } from '../acp/redact';
-import type { FrameFilterView, FrameRowView } from '../contract/inspectorView';
+import type { ConnectionView, FrameFilterView, FrameRowView } from '../contract/inspectorView';
 import { redactSecrets } from '../util/secrets';
 import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';
-import { redactInSlices } from './slicedRedaction';
+import { redactInSlices, type Redaction } from './slicedRedaction';
 import { buildFrameIndex, type FrameIndex, type FrameMark, type IndexedFrame } from './frameIndex';
 
 function isEmpty(filter: FrameFilterView): boolean {
-  return filter.direction === null && filter.method === null && filter.toolCallId === null && !filter.text && !filter.markedOnly;
+  return filter.direction === null && filter.method === null && filter.toolCallId === null && filter.connection === null && !filter.text && !filter.markedOnly;
 }
 
 /**
  * What the inspector shows of one conversation's frames. The list comes from the index at once;
  * every text the user can read or search (details, search, and the names in the rows) is
  * redacted as the traffic log redacts it, so nothing the user searches for was hidden by the
- * redaction. The frames' text is redacted once, in the background.
+ * redaction. The frames' text is redacted once, in the background (or taken from the frame
+ * store, which redacts each frame once as it comes).
  */
 export class InspectorModel {
   readonly index: FrameIndex;
@@ -24,7 +25,7 @@ export class InspectorModel {
   /** Names in rows repeat (methods, sessions, tool calls): each is redacted once. */
   private readonly names = new Map<string, string>();
 
-  constructor(private readonly frames: readonly Frame[]) {
+  constructor(private readonly frames: readonly Frame[], private readonly redaction: Redaction = redactInSlices) {
     this.index = buildFrameIndex(frames);
   }
 
@@ -34,13 +35,18 @@ export class InspectorModel {
 
   /** The frames as the traffic log shows them. */
   shown(): Promise<readonly Frame[]> {
-    this.redacted ??= redactInSlices(this.frames);
+    this.redacted ??= this.redaction(this.frames);
     return this.redacted;
   }
 
   /** Every method seen, for the method filter. */
   methods(): string[] {
     return this.index.methods.map((method) => this.name(method) ?? method);
+  }
+
+  /** Every connection seen, named by its agent, for the connection filter. */
+  connections(): ConnectionView[] {
+    return this.index.connections.map(({ connection, agent }) => ({ connection, agent: this.name(agent) }));
   }
 
   rows(): FrameRowView[] {
@@ -108,6 +114,7 @@ export class InspectorModel {
       latencyMs: frame.latencyMs,
       pair: frame.pair,
       toolCallId: this.name(frame.toolCallId),
+      connection: frame.connection,
       mark: frame.mark ? this.markOf(frame.mark) : null,
     };
   }

@@ -2,7 +2,7 @@ import type { Frame, FrameDirection } from '../acp/frames';
 import { parseFrameText } from '../acp/redact';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity, type AgentIdentity } from './agentIdentity';
-import { redactInSlices } from './slicedRedaction';
+import { redactInSlices, type Redaction } from './slicedRedaction';
 
 /** The recording format this code writes and reads. */
 export const RECORDING_FORMAT = 1;
@@ -42,20 +42,20 @@ export class RecordingError extends Error {}
 /** One frame as a line of an export or recording: its JSON as such, or the raw text of a line that was not JSON. */
 export function frameLine(frame: Frame, origin = 0): string {
   const message = parseFrameText(frame.text);
-  const base = { t: frame.at - origin, dir: frame.direction };
+  const base = frame.connection === undefined ? { t: frame.at - origin, dir: frame.direction } : { t: frame.at - origin, dir: frame.direction, conn: frame.connection };
   return JSON.stringify(message === undefined ? { ...base, raw: frame.text } : { ...base, msg: message });
 }
 
 /** The frames as NDJSON for a bug report: redacted exactly as the traffic log shows them. */
-export async function exportFrames(frames: readonly Frame[]): Promise<string> {
-  return (await redactInSlices(frames)).map((frame) => `${frameLine(frame)}\n`).join('');
+export async function exportFrames(frames: readonly Frame[], redaction: Redaction = redactInSlices): Promise<string> {
+  return (await redaction(frames)).map((frame) => `${frameLine(frame)}\n`).join('');
 }
 
 /** A recording's text: the header line, then one line per frame, redacted, with its time since the first. */
-export async function writeRecording(header: Omit<RecordingHeader, 'format'>, frames: readonly Frame[]): Promise<string> {
+export async function writeRecording(header: Omit<RecordingHeader, 'format'>, frames: readonly Frame[], redaction: Redaction = redactInSlices): Promise<string> {
   const origin = frames[0]?.at ?? 0;
   const lines = [JSON.stringify({ tandemRecording: RECORDING_FORMAT, ...header })];
-  for (const frame of await redactInSlices(frames)) lines.push(frameLine(frame, origin));
+  for (const frame of await redaction(frames)) lines.push(frameLine(frame, origin));
   return `${lines.join('\n')}\n`;
 }
 
@@ -92,8 +92,9 @@ function readFrame(line: string, origin: number): Frame | string {
   const direction: FrameDirection | null = value.dir === 'in' || value.dir === 'out' ? value.dir : null;
   if (!direction) return 'no direction ("dir" must be "in" or "out")';
   if (typeof value.t !== 'number' || !Number.isFinite(value.t) || value.t < 0) return 'no time ("t" must be milliseconds since the first frame)';
-  if ('msg' in value) return { at: origin + value.t, direction, text: JSON.stringify(value.msg) };
-  if (typeof value.raw === 'string') return { at: origin + value.t, direction, text: value.raw };
+  const connection = typeof value.conn === 'number' && Number.isSafeInteger(value.conn) && value.conn >= 0 ? { connection: value.conn } : {};
+  if ('msg' in value) return { at: origin + value.t, direction, text: JSON.stringify(value.msg), ...connection };
+  if (typeof value.raw === 'string') return { at: origin + value.t, direction, text: value.raw, ...connection };
   return 'neither a message ("msg") nor a raw line ("raw")';
 }
 

@@ -1,5 +1,8 @@
-import type { Frame } from '../acp/frames';
+import type { Frame, FrameStore } from '../acp/frames';
 import { FrameRedactor } from '../acp/frameRedaction';
+
+/** Frames redacted as the traffic log shows them, in their order. */
+export type Redaction = (frames: readonly Frame[]) => Promise<Frame[]>;
 
 /** Frames redacted between two looks at the event loop: a long conversation never stalls the host. */
 const SLICE = 500;
@@ -14,4 +17,12 @@ export async function redactInSlices(frames: readonly Frame[]): Promise<Frame[]>
   }
   out.push(...redactor.releaseStale(Number.POSITIVE_INFINITY));
   return out;
+}
+
+/**
+ * Frames of `store` as it redacted them (once each, as they came); afresh, as above, when some
+ * left the store before their turn.
+ */
+export function storeRedaction(store: FrameStore): Redaction {
+  return async (frames) => (await store.redacted(frames)) ?? redactInSlices(frames);
 }

@@ -41,7 +41,7 @@ describe('inspector model', () => {
   test('rows carry what the list shows, and nothing of the frame text', () => {
     const rows = model.rows();
     assert.equal(rows.length, 6);
-    assert.deepEqual({ ...rows[1], at: 0 }, { index: 1, at: 0, direction: 'in', kind: 'result', method: 'initialize', id: '0', updateKind: null, sessionId: null, size: rows[1]?.size, latencyMs: 5, pair: 0, toolCallId: null, mark: null });
+    assert.deepEqual({ ...rows[1], at: 0 }, { index: 1, at: 0, direction: 'in', kind: 'result', method: 'initialize', id: '0', updateKind: null, sessionId: null, size: rows[1]?.size, latencyMs: 5, pair: 0, toolCallId: null, connection: null, mark: null });
     assert.ok(!JSON.stringify(rows).includes('curl'));
   });
 

@@ -43,7 +43,7 @@ function startInspector(): void {
         note.textContent = message.note ?? '';
         note.hidden = message.note === null;
         total = message.rows.length;
-        filters.set(message.filter, message.methods);
+        filters.set(message.filter, message.methods, message.connections);
         list.reset(message.rows, message.visible);
         filters.count(list.count, total);
         if (selected === null || !list.row(selected)) details.clear();

@@ -4,6 +4,7 @@ import type { Frame } from '../../acp/frames';
 import { parseInspectorMessage, type FrameFilterView, type HostToInspector, type InspectorToHost } from '../../contract/inspectorView';
 import { NO_FILTER } from '../../inspector/frameFilter';
 import { InspectorModel } from '../../inspector/inspectorModel';
+import type { Redaction } from '../../inspector/slicedRedaction';
 import { renderInspectorDocument } from '../../panel/panelDocument';
 import { assertNever } from '../../util/assertNever';
 import { DisposableBase, toDisposable } from '../../util/disposable';
@@ -16,6 +17,8 @@ export interface InspectorTarget {
   note(): string | null;
   /** The frames as recorded, before redaction. */
   frames(): readonly Frame[];
+  /** How those frames are redacted (their store redacts each frame once). */
+  redaction: Redaction;
   hasToolCall(toolCallId: string): boolean;
   showInThread(toolCallId: string): void;
   showReport(): void;
@@ -73,11 +76,11 @@ export class FrameInspectorPanel extends DisposableBase {
 
   private async load(): Promise<void> {
     const started = Date.now();
-    const model = new InspectorModel(this.target.frames());
+    const model = new InspectorModel(this.target.frames(), this.target.redaction);
     this.model = model;
     const visible = await model.applyFilter(this.pendingFilter);
     if (this.model !== model) return;
-    this.post({ type: 'frames', title: this.target.title, note: this.target.note(), rows: model.rows(), methods: model.methods(), filter: model.filter, visible });
+    this.post({ type: 'frames', title: this.target.title, note: this.target.note(), rows: model.rows(), methods: model.methods(), connections: model.connections(), filter: model.filter, visible });
     this.logger.debug(`[inspector] ${model.index.frames.length} frames indexed in ${Date.now() - started} ms`);
     // Redaction (for search and details) and the delivery check go on after the list is shown.
     void model.shown();

@@ -9,6 +9,7 @@ import { buildFrameIndex } from '../../inspector/frameIndex';
 import type { InspectedConversation } from '../../inspector/inspectedConversation';
 import { exportFrames, recordingHeader, writeRecording } from '../../inspector/recording';
 import { reportMarkdown } from '../../inspector/reportMarkdown';
+import { storeRedaction, type Redaction } from '../../inspector/slicedRedaction';
 import { DisposableBase } from '../../util/disposable';
 import { errorMessage, type Logger } from '../../util/logger';
 import { FrameInspectorPanel, type InspectorTarget } from './frameInspectorPanel';
@@ -28,6 +29,7 @@ export interface InspectorFeatureOptions {
 export interface Inspected {
   conversation: InspectedConversation;
   frames(): Frame[];
+  redaction: Redaction;
   note(): string | null;
   showInThread(toolCallId: string): void;
 }
@@ -101,6 +103,7 @@ export class InspectorFeature extends DisposableBase {
         const all = store.frames();
         return conversationFrames(all, buildFrameIndex(all), conversation.sessionIds);
       },
+      redaction: storeRedaction(store),
       note: () => (store.dropped > 0 ? `The oldest ${store.dropped.toLocaleString()} frames of this window were dropped to bound memory.` : null),
       showInThread: (id) => this.options.showInThread(id),
     };
@@ -114,6 +117,7 @@ export class InspectorFeature extends DisposableBase {
       title: `Frames: ${conversation.label}`,
       note: inspected.note,
       frames: inspected.frames,
+      redaction: inspected.redaction,
       hasToolCall: (id) => conversation.hasToolCall(id),
       showInThread: inspected.showInThread,
       showReport: () => void this.run(() => this.showReport(inspected)),
@@ -137,7 +141,7 @@ export class InspectorFeature extends DisposableBase {
   private async exportFrames(inspected: Inspected | null): Promise<void> {
     if (!inspected) return;
     const frames = inspected.frames();
-    const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(frames));
+    const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(frames, inspected.redaction));
     if (saved) void vscode.window.showInformationMessage(`Saved ${frames.length} frames, redacted, to ${saved.fsPath}.`);
   }
 
@@ -146,7 +150,7 @@ export class InspectorFeature extends DisposableBase {
     const frames = inspected.frames();
     const now = new Date();
     const header = recordingHeader(frames, inspected.conversation.cwd, now);
-    const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, frames));
+    const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, frames, inspected.redaction));
     if (saved) void vscode.window.showInformationMessage(`Saved a recording of ${frames.length} frames, redacted, to ${saved.fsPath}.`);
   }
 }

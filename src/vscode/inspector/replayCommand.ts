@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { describeSkipped, MAX_RECORDING_BYTES, readRecording, RecordingError, type LoadedRecording } from '../../inspector/recording';
 import type { ReplaySpeed } from '../../inspector/replayChannel';
 import { RecordingReplay } from '../../panel/recordingReplay';
+import { storeRedaction } from '../../inspector/slicedRedaction';
 import { DisposableBase, toDisposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import type { Inspected, InspectorFeature } from './inspectorFeature';
@@ -88,6 +89,7 @@ export class ReplayCommand extends DisposableBase {
         hasToolCall: (id) => this.options.showInThread !== undefined && session.thread.toolCall(id) !== undefined,
       },
       frames: () => replay.frames.frames(),
+      redaction: storeRedaction(replay.frames),
       note: () => ['A replay: nothing was run, read or written.', ...notes].join(' '),
       showInThread: (id) => this.options.showInThread?.(id),
     };

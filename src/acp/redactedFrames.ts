@@ -1,0 +1,116 @@
+import type { Disposable } from '../util/disposable';
+import { FrameRedactor } from './frameRedaction';
+import type { Frame } from './frames';
+
+/** How long redaction runs before it lets the host handle anything else. */
+const SLICE_MS = 12;
+/** Redaction waits for a pause in the traffic this long: while an agent streams, the host has better things to do. */
+const IDLE_MS = 300;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The frames of a store redacted once each, by one redactor in the order they arrived (as the
+ * traffic log reads them), in short slices while the traffic pauses. Exports, recordings and
+ * the inspector's search take the texts from here instead of redacting a long conversation
+ * again each time; asking for them catches up on whatever arrived since.
+ */
+export class RedactedFrames implements Disposable {
+  private readonly redactor = new FrameRedactor();
+  private readonly texts = new WeakMap<Frame, string>();
+  /** Recorded, not yet given to the redactor. */
+  private waiting: Frame[] = [];
+  private head = 0;
+  /** Given to the redactor and not yet shown by it (it holds streamed text that ends inside a word), oldest first. */
+  private readonly held: Frame[] = [];
+  private arrivals = 0;
+  private arrivalsSeen = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private draining: Promise<void> | null = null;
+  private disposed = false;
+
+  /** `maxWaiting`: the store's own bound; older waiting frames have left the store and are skipped. */
+  constructor(private readonly maxWaiting: number) {}
+
+  /** On the hot path of every frame: it only queues the frame. */
+  add(frame: Frame): void {
+    this.waiting.push(frame);
+    this.arrivals++;
+    if (this.waiting.length - this.head > this.maxWaiting) this.head++;
+    this.arm();
+  }
+
+  /**
+   * `frames`, taken from the store in order, as redacted text; null when one of them never went
+   * through this redaction (it was dropped before its turn, or is not the store's).
+   */
+  async redacted(frames: readonly Frame[]): Promise<Frame[] | null> {
+    await this.settle();
+    const preview = new Map<Frame, string>();
+    this.redactor.preview().forEach((shown, index) => {
+      const original = this.held[index];
+      if (original) preview.set(original, shown.text);
+    });
+    const out: Frame[] = [];
+    for (const frame of frames) {
+      const text = this.texts.get(frame) ?? preview.get(frame);
+      if (text === undefined) return null;
+      out.push(text === frame.text ? frame : { ...frame, text });
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.waiting = [];
+    this.head = 0;
+  }
+
+  /** Every frame recorded so far through the redactor, in slices. */
+  private settle(): Promise<void> {
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.head < this.waiting.length && !this.disposed) {
+      const deadline = performance.now() + SLICE_MS;
+      while (this.head < this.waiting.length && performance.now() < deadline) this.redact(this.waiting[this.head++] as Frame);
+      this.compact();
+      if (this.head < this.waiting.length) await nextTurn();
+    }
+  }
+
+  private redact(frame: Frame): void {
+    this.held.push(frame);
+    // The redactor shows frames in the order it took them: each one shown is the oldest held.
+    for (const shown of this.redactor.push(frame)) {
+      const original = this.held.shift();
+      if (original) this.texts.set(original, shown.text === original.text ? original.text : shown.text);
+    }
+  }
+
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Checks for a pause now and then rather than re-arming a timer per frame. */
+  private arm(): void {
+    if (this.timer || this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.arrivals !== this.arrivalsSeen) {
+        this.arrivalsSeen = this.arrivals;
+        this.arm();
+      } else void this.settle();
+    }, IDLE_MS);
+    this.timer.unref?.();
+  }
+}

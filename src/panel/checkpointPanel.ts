@@ -1,8 +1,9 @@
 import type { CheckpointAction, CheckpointHostMessage, CheckpointPreviewView, CheckpointsView, RestoreScope } from '../contract/checkpointView';
 import type { Checkpoint, CheckpointStore } from '../review/checkpoints';
 import { conversationRestore } from '../review/checkpointsConversation';
+import { messageCheckpoints } from '../review/checkpointsLookup';
 import type { RestorePlan } from '../review/checkpointsPlan';
-import type { CheckpointRecorder } from '../review/checkpointsRecorder';
+import { messageLabel, type CheckpointRecorder } from '../review/checkpointsRecorder';
 import { restoreSummary, type RestoreOutcome } from '../review/checkpointsRestore';
 import { assertNever } from '../util/assertNever';
 import { CoalescedTask } from '../util/coalescedTask';
@@ -26,7 +27,8 @@ interface OpenPreview {
   id: string;
   plan: RestorePlan;
   tabId: string;
-  checkpoint: Checkpoint;
+  /** null: the message has no checkpoint (only its conversation can be restored). */
+  checkpoint: Checkpoint | null;
   /** The message restored to; null for "Redo restore". */
   entryId: string | null;
   /** How the notice names the point restored to. */
@@ -35,6 +37,9 @@ interface OpenPreview {
 
 /** Checkpoint news reach the panel once per burst (an agent writing many files). */
 const REFRESH_DELAY_MS = 100;
+
+/** Why a user message offers no restore of the files (its conversation can still go back there). */
+const NO_CHECKPOINT = 'Tandem has no checkpoint of the files for this message: it was sent in another window or workspace, before Tandem kept checkpoints, or into a turn that was already running.';
 
 /** Files named to the agent after a restore it did not see; more are counted. */
 const MAX_NOTED_FILES = 20;
@@ -62,6 +67,8 @@ export class CheckpointPanel implements Disposable {
   private readonly notes = new Map<string, string[]>();
   private readonly subscriptions = new DisposableStore();
   private readonly refreshLater = this.subscriptions.add(new CoalescedTask(REFRESH_DELAY_MS, () => this.refresh()));
+  /** The conversation in front, whose user messages (added, replayed, copied in) change what the panel lists. */
+  private followed: { tab: SessionTab; userEntries: Set<string>; subscription: Disposable } | null = null;
 
   constructor(
     private readonly service: CheckpointService,
@@ -74,6 +81,7 @@ export class CheckpointPanel implements Disposable {
 
   /** Before a user message goes out: its checkpoint (resolves once it is taken). */
   beforePrompt(tab: SessionTab, text: string): Promise<Checkpoint> {
+    this.noteSession(tab);
     return this.service.recorder.beforePrompt(tab.id, text);
   }
 
@@ -89,23 +97,28 @@ export class CheckpointPanel implements Disposable {
     return notes;
   }
 
+  /** Every user message of the conversation in front, with its checkpoint or why it has none. */
   view(): CheckpointsView {
     const tab = this.tabs.active;
-    const store = this.service.store;
-    const last = store.lastRestore;
-    const messages = store.list().filter((checkpoint) => checkpoint.kind === 'message' && checkpoint.tabId === tab.id && checkpoint.messageId !== null)
-      .map((checkpoint) => ({
-        entryId: checkpoint.messageId as string,
-        restorable: checkpoint.dropped === null,
-        reason: checkpoint.dropped,
-        lastRestored: last?.restoredTo === checkpoint.id,
-      }));
+    for (const open of this.tabs.view().tabs) this.noteSession(this.tabs.find(open.id));
+    const last = this.service.store.lastRestore;
+    const found = this.checkpointsOf(tab);
+    const messages = [];
+    for (let index = 0; index < tab.session.thread.length; index++) {
+      const entry = tab.session.thread.entryAt(index);
+      if (entry?.kind !== 'user') continue;
+      const checkpoint = found.get(entry.id);
+      messages.push(checkpoint
+        ? { entryId: entry.id, restorable: checkpoint.dropped === null, reason: checkpoint.dropped, lastRestored: last?.restoredTo === checkpoint.id }
+        : { entryId: entry.id, restorable: false, reason: NO_CHECKPOINT, lastRestored: false });
+    }
     return { messages, redo: last ? `Put back what the files held ${last.label}` : null };
   }
 
   /** The conversation in front changed (or the webview came back): its checkpoints again. */
   refresh(): void {
     this.refreshLater.cancel();
+    this.follow(this.tabs.active);
     this.post({ type: 'checkpointUpdate', update: { kind: 'list', checkpoints: this.view() } });
   }
 
@@ -133,19 +146,48 @@ export class CheckpointPanel implements Disposable {
   }
 
   dispose(): void {
+    this.followed?.subscription.dispose();
+    this.followed = null;
     this.subscriptions.dispose();
     this.notes.clear();
   }
 
-  private async previewMessage(entryId: string): Promise<void> {
-    const tab = this.tabs.active;
-    const checkpoint = this.service.store.forMessage(tab.id, entryId);
-    if (!checkpoint) return this.showError('This message has no checkpoint: it was sent before Tandem kept them, or in another window.');
-    await this.showPreview(tab, checkpoint, entryId, `before your message “${checkpoint.label}”`);
+  /** The checkpoints of the tab's user messages: its own, and those of the conversations it copies or replays. */
+  private checkpointsOf(tab: SessionTab): Map<string, Checkpoint> {
+    return messageCheckpoints(this.service.store.list(), { tabId: tab.id, sessionId: tab.session.currentSessionId }, tab.session.thread);
   }
 
-  private async showPreview(tab: SessionTab, checkpoint: Checkpoint, entryId: string | null, restoredTo: string): Promise<void> {
-    const plan = await this.service.plan(checkpoint.id);
+  /** The tab's messages so far went to the session it is in now. */
+  private noteSession(tab: SessionTab | undefined): void {
+    const sessionId = tab?.session.currentSessionId ?? null;
+    if (tab && sessionId !== null) this.service.store.noteSession(tab.id, sessionId);
+  }
+
+  /** Lists again when a user message of the conversation in front comes, is replayed or is copied in. */
+  private follow(tab: SessionTab): void {
+    if (this.followed?.tab === tab) return;
+    this.followed?.subscription.dispose();
+    const userEntries = new Set<string>();
+    const subscription = tab.session.thread.onDelta((delta) => {
+      if (delta.type === 'entryAdded' && delta.entry.kind === 'user') userEntries.add(delta.entry.id);
+      const relevant = delta.type === 'threadCleared' || (delta.type === 'textAppended' ? userEntries.has(delta.entryId) : userEntries.has(delta.entry.id));
+      if (relevant) this.refreshLater.schedule();
+    });
+    this.followed = { tab, userEntries, subscription };
+  }
+
+  private async previewMessage(entryId: string): Promise<void> {
+    const tab = this.tabs.active;
+    const checkpoint = this.checkpointsOf(tab).get(entryId);
+    if (checkpoint) return this.showPreview(tab, checkpoint, entryId, `before your message “${checkpoint.label}”`);
+    const entry = tab.session.thread.snapshot().find((candidate) => candidate.id === entryId);
+    if (entry?.kind !== 'user') return this.showError('This message has no checkpoint: it is no longer in the conversation.');
+    await this.showPreview(tab, null, entryId, `before your message “${messageLabel(entry.text)}”`);
+  }
+
+  /** `checkpoint` null: only the conversation can go back (the preview says why the files cannot). */
+  private async showPreview(tab: SessionTab, checkpoint: Checkpoint | null, entryId: string | null, restoredTo: string): Promise<void> {
+    const plan = checkpoint ? await this.service.plan(checkpoint.id) : { checkpointId: '', files: [], problems: [], error: NO_CHECKPOINT };
     const id = `p${this.nextPreviewId++}`;
     this.preview = { id, plan, tabId: tab.id, checkpoint, entryId, restoredTo };
     this.post({ type: 'checkpointUpdate', update: { kind: 'preview', preview: this.previewView(this.preview, tab) } });
@@ -159,7 +201,7 @@ export class CheckpointPanel implements Disposable {
     return {
       previewId: preview.id,
       entryId: preview.entryId,
-      title: preview.entryId === null ? `Redo restore: put back what the files held ${preview.checkpoint.label}` : `Restore to ${preview.restoredTo}`,
+      title: preview.entryId === null ? `Redo restore: put back what the files held ${preview.restoredTo}` : `Restore to ${preview.restoredTo}`,
       files: plan.files.map((file) => ({
         path: file.path,
         label: this.service.label(file.path),
@@ -195,13 +237,13 @@ export class CheckpointPanel implements Disposable {
 
   /** True when the files are back at that point (some written, or none needed it). */
   private async restoreCode(tab: SessionTab, preview: OpenPreview, keepMine: ReadonlySet<string>): Promise<boolean> {
-    const { plan } = preview;
-    if (plan.error !== null) {
+    const { plan, checkpoint } = preview;
+    if (plan.error !== null || !checkpoint) {
       tab.session.thread.addNotice('warning', `The files were not restored. ${plan.error}`);
       return false;
     }
     try {
-      const outcome = await this.service.restore(plan, keepMine, preview.checkpoint.label);
+      const outcome = await this.service.restore(plan, keepMine, checkpoint.label);
       const unexpected = outcome.skipped.some((skip) => !keepMine.has(skip.path)) || plan.problems.length > 0;
       tab.session.thread.addNotice(unexpected ? 'warning' : 'info', restoreSummary(outcome, plan.problems, (path) => this.service.label(path), preview.restoredTo));
       if (outcome.written.length > 0) this.addNote(tab.session.key, restoredNote(outcome.written.map((path) => this.service.label(path)), preview.restoredTo));

@@ -89,10 +89,6 @@ export class CheckpointStore implements Disposable {
     return this.state.checkpoints.find((checkpoint) => checkpoint.id === id);
   }
 
-  forMessage(tabId: string, messageId: string): Checkpoint | undefined {
-    return this.state.checkpoints.find((checkpoint) => checkpoint.tabId === tabId && checkpoint.messageId === messageId);
-  }
-
   /** The restore point of the last restore, which "Redo restore" goes back to. */
   get lastRestore(): Checkpoint | undefined {
     const id = this.state.lastRestore;
@@ -107,18 +103,33 @@ export class CheckpointStore implements Disposable {
 
   /** A new checkpoint, newest of all: the files changed from now on are captured into it. */
   begin(kind: CheckpointKind, tabId: string | null, label: string, restoredTo: string | null = null): Checkpoint {
-    const checkpoint: Checkpoint = { id: `c${this.state.nextId++}`, createdAt: Date.now(), kind, tabId, messageId: null, label, restoredTo, files: new Map(), dropped: null };
+    const checkpoint: Checkpoint = { id: `c${this.state.nextId++}`, createdAt: Date.now(), kind, tabId, messageId: null, label, restoredTo, files: new Map(), dropped: null, sessionId: null, context: null };
     this.state.checkpoints.push(checkpoint);
     this.enforceLimits();
     this.touched();
     return checkpoint;
   }
 
-  /** The thread now holds the user message the checkpoint was taken for. */
-  attachMessage(checkpoint: Checkpoint, messageId: string, label: string): void {
+  /** The thread now holds the user message the checkpoint was taken for (`context`: see checkpointsLookup). */
+  attachMessage(checkpoint: Checkpoint, messageId: string, label: string, context: string): void {
     checkpoint.messageId = messageId;
     checkpoint.label = label;
+    checkpoint.context = context;
     this.touched();
+  }
+
+  /**
+   * The messages of `tabId` not yet tied to an agent session went to `sessionId` (a first
+   * message is sent before the agent has answered session/new).
+   */
+  noteSession(tabId: string, sessionId: string): void {
+    let changed = false;
+    for (const checkpoint of this.state.checkpoints) {
+      if (checkpoint.tabId !== tabId || checkpoint.kind !== 'message' || checkpoint.sessionId !== null) continue;
+      checkpoint.sessionId = sessionId;
+      changed = true;
+    }
+    if (changed) this.save.schedule();
   }
 
   /** True when the newest checkpoint already holds the file's earlier content (nothing to read for it). */

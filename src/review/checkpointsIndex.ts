@@ -25,6 +25,10 @@ export interface Checkpoint {
   /** The user message (thread entry id) it was taken for, once the thread has it. */
   messageId: string | null;
   label: string;
+  /** The agent session the message went to, once known: a conversation reopened from the agent's history finds it by that. */
+  sessionId: string | null;
+  /** Hash of the conversation up to the message (see checkpointsLookup): a copy of the conversation (a fork) finds it by that. */
+  context: string | null;
   /** For a restore point: the checkpoint that restore went back to. */
   readonly restoredTo: string | null;
   /** Files first changed after this checkpoint, with their content at it. */
@@ -55,6 +59,9 @@ interface CheckpointJson {
   label: string;
   restoredTo: string | null;
   dropped: string | null;
+  /** Absent in indexes written before conversations could share checkpoints. */
+  sessionId?: string | null;
+  context?: string | null;
   /** [path index, blob index or -1]. */
   files: [number, number][];
   /** [path index, reason]. */
@@ -108,8 +115,8 @@ export function stateToJson(state: CheckpointState): CheckpointIndexJson {
       if (captured.kind === 'unkept') unkept.push([paths.of(path), captured.reason]);
       else files.push([paths.of(path), captured.kind === 'absent' ? ABSENT : blobs.of([captured.hash, captured.size])]);
     }
-    const { id, createdAt, kind, tabId, messageId, label, restoredTo, dropped } = checkpoint;
-    return { id, createdAt, kind, tabId, messageId, label, restoredTo, dropped, files, unkept };
+    const { id, createdAt, kind, tabId, messageId, label, restoredTo, dropped, sessionId, context } = checkpoint;
+    return { id, createdAt, kind, tabId, messageId, label, restoredTo, dropped, sessionId, context, files, unkept };
   });
   const left = [...state.left].map(([path, hash]): [number, string | null] => [paths.of(path), hash]);
   return { version: CHECKPOINT_INDEX_VERSION, nextId: state.nextId, paths: paths.values, blobs: blobs.values, checkpoints, left, lastRestore: state.lastRestore };
@@ -132,7 +139,7 @@ function fail(what: string): never {
 function isCheckpointJson(value: unknown): value is CheckpointJson {
   if (!isObject(value) || typeof value.id !== 'string' || !isCount(value.createdAt) || typeof value.label !== 'string') return false;
   return (value.kind === 'message' || value.kind === 'restore') && [value.tabId, value.messageId, value.restoredTo, value.dropped].every(isOptionalText)
-    && Array.isArray(value.files) && Array.isArray(value.unkept);
+    && [value.sessionId ?? null, value.context ?? null].every(isOptionalText) && Array.isArray(value.files) && Array.isArray(value.unkept);
 }
 
 function checkpointFromJson(value: unknown, paths: readonly string[], blobs: readonly [string, number][]): Checkpoint {
@@ -149,7 +156,7 @@ function checkpointFromJson(value: unknown, paths: readonly string[], blobs: rea
     files.set(pathAt(entry[0]), { kind: 'unkept', reason: entry[1] });
   }
   const { id, createdAt, kind, tabId, messageId, label, restoredTo, dropped } = value;
-  return { id, createdAt, kind, tabId, messageId, label, restoredTo, files, dropped };
+  return { id, createdAt, kind, tabId, messageId, label, restoredTo, files, dropped, sessionId: value.sessionId ?? null, context: value.context ?? null };
 }
 
 /** Throws when `value` is not an index this version wrote. */

@@ -4,6 +4,7 @@
  * agent changed it (through the editor's documents, or on disk, creating or deleting it).
  */
 import type { CheckpointStore, Checkpoint, FileContent } from './checkpoints';
+import { messageContext, type MessageThread } from './checkpointsLookup';
 import type { ContentEncoding, RecordedChange } from './types';
 
 /** The change feed as the session's file service uses it (see ChangeFeed): what is watched. */
@@ -16,12 +17,6 @@ export interface WatchedChanges {
 /** Reads a file's exact bytes for a checkpoint. */
 export interface CheckpointDisk {
   read(path: string): Promise<FileContent>;
-}
-
-/** A thread as far as the recorder reads it: the message just added is its last user entry. */
-export interface SentThread {
-  readonly length: number;
-  entryAt(index: number): { kind: string; id: string; text?: string } | undefined;
 }
 
 /** A checkpoint label: the message's first line, short. */
@@ -56,11 +51,11 @@ export class CheckpointRecorder {
   }
 
   /** The prompt went out: the thread's newest user entry is the message this checkpoint is for. */
-  sent(checkpoint: Checkpoint, thread: SentThread): void {
+  sent(checkpoint: Checkpoint, thread: MessageThread): void {
     for (let index = thread.length - 1; index >= 0; index--) {
       const entry = thread.entryAt(index);
       if (entry?.kind !== 'user') continue;
-      this.store.attachMessage(checkpoint, entry.id, messageLabel(entry.text ?? checkpoint.label));
+      this.store.attachMessage(checkpoint, entry.id, messageLabel(entry.text ?? checkpoint.label), messageContext(thread, index));
       return;
     }
   }

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { createSessionFs } from '../../src/fs/sessionFs';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
+import type { CheckpointService } from '../../src/panel/checkpointPanel';
 import { CheckpointStore, type Checkpoint, type CheckpointIndexStorage, type CheckpointLimits, CHECKPOINT_LIMITS } from '../../src/review/checkpoints';
 import { planRestore, type RestoreReader } from '../../src/review/checkpointsPlan';
 import { CheckpointRecorder } from '../../src/review/checkpointsRecorder';
@@ -79,8 +80,16 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
   const thread: { kind: string; id: string; text: string }[] = [];
   let toolCalls = 0;
 
+  /** The checkpoints as the editor side gives them to the panel. */
+  const service: CheckpointService = {
+    store,
+    recorder,
+    plan: (checkpointId) => planRestore(store, checkpointId, reader),
+    restore: (plan, keepMine, label) => restorer.restore(plan, keepMine, label),
+    label: (path) => reader.label(path),
+  };
   return {
-    documents, ledger, store, recorder, restorer, fs, reader, index,
+    documents, ledger, store, recorder, restorer, fs, reader, index, service,
     /** A user message: its checkpoint, as the prompt path takes it. */
     async prompt(text: string): Promise<Checkpoint> {
       const checkpoint = await recorder.beforePrompt('tab-1', text);
@@ -101,7 +110,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
       else writeFileSync(path, after);
       updates.fire({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
     },
-    plan: (checkpointId: string) => planRestore(store, checkpointId, reader),
+    plan: service.plan,
     /** Plans and restores, keeping the user's version of `keepMine`. */
     async restoreTo(checkpointId: string, keepMine: readonly string[] = []) {
       const plan = await planRestore(store, checkpointId, reader);

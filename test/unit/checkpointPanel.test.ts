@@ -27,13 +27,7 @@ function panelOn(t: TestScope) {
     { activated: quiet, tabsChanged: quiet, changed: quiet, closed: quiet });
   tabs.restore(undefined, 'scripted');
   const posted: CheckpointHostMessage[] = [];
-  const panel = new CheckpointPanel({
-    store: project.store,
-    recorder: project.recorder,
-    plan: project.plan,
-    restore: (plan, keepMine, label) => project.restorer.restore(plan, keepMine, label),
-    label: (path) => project.reader.label(path),
-  }, tabs, (message) => posted.push(message), quiet);
+  const panel = new CheckpointPanel(project.service, tabs, (message) => posted.push(message), quiet);
   onTestEnd(t, () => {
     panel.dispose();
     tabs.dispose();

@@ -207,7 +207,7 @@ describe('checkpoint storage', () => {
 
     const after = open({ index: memoryIndex(index.state) });
     assert.equal(after.store.list().length, 3);
-    assert.equal(after.store.forMessage('tab-1', 'e1')?.id, first.id);
+    assert.equal(after.store.list().find((checkpoint) => checkpoint.tabId === 'tab-1' && checkpoint.messageId === 'e1')?.id, first.id);
     await after.restoreTo(first.id);
     assert.deepEqual(projectHashes(workspace), atStart);
   });

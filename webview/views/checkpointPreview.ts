@@ -12,7 +12,7 @@ export function checkpointActions(entryId: string, checkpoint: MessageCheckpoint
   const restore = button('Restore to here', {
     icon: 'history',
     secondary: true,
-    title: checkpoint.restorable ? 'Show what going back to before this message would change, then choose' : `Cannot restore: ${checkpoint.reason ?? ''}`,
+    title: checkpoint.restorable ? 'Show what going back to before this message would change, then choose' : `The files cannot be restored: ${checkpoint.reason ?? ''}`,
     onClick: () => post({ type: 'checkpointAction', action: { kind: 'preview', entryId } }),
   });
   const actions = el('div', { class: 'checkpoint-actions' }, restore);

@@ -128,7 +128,7 @@ export class AcpConnection {
   async initialize(offered: Pick<OfferedServices, 'terminalOutput' | 'terminalAuth'> = {}): Promise<acp.InitializeResponse> {
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, elicitation: Boolean(this.ports.elicitation), fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
+      clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, sessionNotices: true, subagentTranscript: true, elicitation: Boolean(this.ports.elicitation), fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
     });
     this.initializeResponse = response;
@@ -181,6 +181,15 @@ export class AcpConnection {
 
   prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     return this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  /**
+   * The de-facto `_session/steering` extension (Claude and Codex adapters): the message joins the
+   * running turn. `promptRequired` asks an idle agent to hand the message back rather than start
+   * a turn of its own, so the client's queue stays the one owner of what runs next.
+   */
+  steer(sessionId: string, prompt: acp.ContentBlock[]): Promise<unknown> {
+    return this.connection.agent.request<unknown>('_session/steering', { sessionId, prompt, _meta: { steering: { idleBehavior: 'promptRequired' } } });
   }
 
   cancel(sessionId: string): Promise<void> {

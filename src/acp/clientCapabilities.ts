@@ -11,6 +11,10 @@ export interface OfferedServices {
   booleanConfigOptions?: boolean;
   /** `elicitation/create` forms and links are shown and answered. */
   elicitation?: boolean;
+  /** `notice` and `compaction_*` session updates are shown in the thread. */
+  sessionNotices?: boolean;
+  /** A subagent's messages are shown inside its tool call (Claude's `_meta["subagent-transcript"]`). */
+  subagentTranscript?: boolean;
 }
 
 /**
@@ -21,11 +25,16 @@ export function clientCapabilities(offered: OfferedServices): acp.ClientCapabili
   const meta: Record<string, boolean> = {};
   if (offered.terminalOutput) meta.terminal_output = true;
   if (offered.terminalAuth) meta['terminal-auth'] = true;
+  if (offered.subagentTranscript) meta['subagent-transcript'] = true;
+  const session: acp.ClientSessionCapabilities = {
+    ...(offered.booleanConfigOptions ? { configOptions: { boolean: {} } } : {}),
+    ...(offered.sessionNotices ? { notices: {}, compaction: {} } : {}),
+  };
   return {
     fs: { readTextFile: offered.fs, writeTextFile: offered.fs },
     terminal: offered.terminals,
     ...(offered.terminalAuth ? { auth: { terminal: true } } : {}),
-    ...(offered.booleanConfigOptions ? { session: { configOptions: { boolean: {} } } } : {}),
+    ...(Object.keys(session).length > 0 ? { session } : {}),
     ...(offered.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   };

@@ -4,6 +4,7 @@
  * the host and the webview.
  */
 import type { ToolKindView } from './viewModel';
+import type { RateLimitView } from './agentExtrasView';
 
 /** Where a picker's value goes: `session/set_config_option`, legacy `session/set_mode` or `session/set_model`. */
 export type ConfigSourceView = 'config' | 'mode' | 'model';
@@ -57,6 +58,8 @@ export interface ConversationView {
   commands: CommandView[];
   prompt: PromptSupportView;
   followAgent: boolean;
+  /** The plan limits the agent reported (none: the agent reports none, nothing is shown). */
+  rateLimits?: RateLimitView[];
 }
 
 export const emptyConversation: ConversationView = {
@@ -102,9 +105,11 @@ export interface PromptQueueView {
   items: QueuedPromptView[];
   /** The user stopped the agent (or it stopped working): nothing goes out until they send again or pick Send now. */
   paused: boolean;
+  /** A turn runs and the agent takes messages into it (`_session/steering`): each queued one can be steered. */
+  steerable?: boolean;
 }
 
-export const queueActions = ['edit', 'remove', 'sendNow'] as const;
+export const queueActions = ['edit', 'remove', 'sendNow', 'steer'] as const;
 export type QueueAction = (typeof queueActions)[number];
 
 /** A permission Tandem answers by itself for one agent in this workspace, because the user said "always". */

@@ -56,6 +56,8 @@ export interface ToolCallView {
   permission: PendingPermissionView | null;
   /** Why Tandem answered this tool call's permission without asking (its own policy). */
   permissionNote?: string | null;
+  /** The tool call whose subagent ran this one (Claude's Task/Agent tool): the card shows it nested there. */
+  parentToolCallId?: string | null;
 }
 
 export type PlanItemStatusView = 'pending' | 'in_progress' | 'completed';
@@ -74,14 +76,17 @@ export type NoticeSeverity = 'info' | 'warning' | 'error';
 export type NoticeAction = 'showLog' | 'restartAgent' | 'showTraffic';
 
 export type ThreadEntry =
-  | { kind: 'user'; id: string; text: string }
-  | { kind: 'agentMessage'; id: string; text: string }
-  | { kind: 'thought'; id: string; text: string }
+  /** `steered`: sent into a running turn rather than queued, with what the agent did with it. */
+  | { kind: 'user'; id: string; text: string; steered?: SteerOutcomeView }
+  /** `parentToolCallId`: a subagent's message, shown inside that tool call's card. */
+  | { kind: 'agentMessage'; id: string; text: string; parentToolCallId?: string }
+  | { kind: 'thought'; id: string; text: string; parentToolCallId?: string }
   | { kind: 'toolCall'; id: string; tool: ToolCallView }
   | { kind: 'plan'; id: string; items: PlanItemView[] }
   | { kind: 'turnEnded'; id: string; stopReason: StopReasonView; detail: string | null }
   | { kind: 'notice'; id: string; severity: NoticeSeverity; text: string; actions: NoticeAction[] }
-  | { kind: 'elicitation'; id: string; elicitation: ElicitationView };
+  | { kind: 'elicitation'; id: string; elicitation: ElicitationView }
+  | { kind: 'compaction'; id: string; compaction: CompactionView };
 
 /** Small changes to the thread, in order. Text streams as appends, never as whole entries. */
 export type ThreadDelta =
@@ -123,6 +128,7 @@ import type { ElicitationView } from './elicitationView';
 import type { TabsView } from './sessionTabsView';
 import type { PromptQueueView } from './conversationView';
 import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
+import type { CompactionView, SteerOutcomeView } from './agentExtrasView';
 
 export interface PanelState {
   agents: AgentChoiceView[];

@@ -19,6 +19,7 @@ export class PromptQueue implements Disposable {
   private items: QueuedPromptView[] = [];
   private nextId = 1;
   private paused = false;
+  private steerable = false;
   private readonly changeEmitter = new Emitter<void>();
   readonly onDidChange = this.changeEmitter.event;
 
@@ -42,6 +43,19 @@ export class PromptQueue implements Disposable {
     if (this.items.length === 0) this.paused = false;
     this.changed();
     return item;
+  }
+
+  /** A message taken out to be steered that the agent did not take: it goes out next, as it was. */
+  putBack(item: QueuedPromptView): void {
+    this.items = [item, ...this.items.filter((candidate) => candidate.id !== item.id)];
+    this.changed();
+  }
+
+  /** Whether the running turn takes messages into it (each queued one then offers Steer). */
+  setSteerable(steerable: boolean): void {
+    if (this.steerable === steerable) return;
+    this.steerable = steerable;
+    this.changed();
   }
 
   /** Makes the message the next one out; false if it is not queued. */
@@ -75,7 +89,7 @@ export class PromptQueue implements Disposable {
   }
 
   view(): PromptQueueView {
-    return { items: this.items.map((item) => ({ ...item })), paused: this.paused };
+    return { items: this.items.map((item) => ({ ...item })), paused: this.paused, steerable: this.steerable };
   }
 
   dispose(): void {

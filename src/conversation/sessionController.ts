@@ -20,6 +20,7 @@ import { SessionOpener, type AgentAttachment, type ConversationPorts } from './s
 import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState, type Turn } from './turnState';
+import { steerTurn, steeringSupported } from './steering';
 
 export type { SessionContext, SessionEnvironment, SessionServices } from './sessionEnvironment';
 
@@ -115,6 +116,30 @@ export class SessionController implements Disposable {
     if (this.turns.current) throw new Error('A turn is already running.');
     this.thread.addUserMessage(text);
     await this.runTurn({ text, notes }, attachments);
+  }
+
+  /** A turn runs on an agent that takes messages into it (`_session/steering`). */
+  get canSteer(): boolean {
+    return this.turns.current !== null && this.live !== null && steeringSupported(this.attachment?.connection.initializeResponse ?? null);
+  }
+
+  /**
+   * Sends a message into the running turn instead of after it. True when the agent took it (the
+   * thread shows it with what the agent did); false when it is still the caller's to send.
+   */
+  async steer(text: string, attachments: readonly acp.ContentBlock[] = []): Promise<boolean> {
+    const live = this.live;
+    if (!live || !this.canSteer) return false;
+    const result = await steerTurn(live.connection, live.sessionId, [{ type: 'text', text }, ...attachments]);
+    if (result.kind === 'taken') {
+      this.thread.addUserMessage(text, result.outcome);
+      return true;
+    }
+    if (result.kind === 'refused') {
+      this.log.warn(`_session/steering refused: ${result.reason}`);
+      this.thread.addNotice('warning', `${this.agent.label} did not take the message into its turn (${result.reason}); it stays queued.`);
+    }
+    return false;
   }
 
   /** The Stop button: tell the agent, answer open permissions `cancelled`, end the turn. */

@@ -13,7 +13,7 @@ import type { SessionFactName } from '../thread/threadModel';
 import { commandViews, usageView } from './usageView';
 
 /** The session facts this view shows (the title travels with the tabs). */
-const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions']);
+const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions', 'rateLimits']);
 
 /** Usage updates can come several per second; one message per frame interval is plenty. */
 const POST_DELAY_MS = 30;
@@ -90,6 +90,7 @@ export class ConversationFeature implements Disposable {
       commands: commandViews(session?.thread.facts.availableCommands ?? []),
       prompt: session ? promptSupport(session) : { image: false, embeddedContext: false },
       followAgent: this.followAgent,
+      rateLimits: session?.thread.facts.rateLimits ?? [],
     };
   }
 

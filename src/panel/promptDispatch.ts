@@ -68,9 +68,21 @@ export class PromptDispatcher {
         if (tab.session.turnView.running) await tab.session.cancel();
         else await this.sendNext(tab);
         return;
+      case 'steer':
+        return this.steer(tab, id);
       default:
         assertNever(action, 'queue action');
     }
+  }
+
+  /** Steer: the queued message goes into the running turn; one the agent does not take stays first in line. */
+  private async steer(tab: SessionTab, id: string): Promise<void> {
+    const item = tab.queue.take(id);
+    if (!item) return;
+    const { blocks } = await this.conversation.promptAttachments(tab.session, item.mentions, item.images);
+    if (await tab.session.steer(item.text, blocks)) return;
+    tab.queue.putBack(item);
+    await this.sendNext(tab);
   }
 
   private busy(tab: SessionTab): boolean {

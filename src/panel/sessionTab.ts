@@ -52,6 +52,9 @@ export class SessionTab implements Disposable {
     }));
     this.queue = this.subscriptions.add(new PromptQueue());
     this.subscriptions.add(this.queue.onDidChange(() => listener.queue(this)));
+    const steerable = () => this.queue.setSteerable(session.canSteer);
+    this.subscriptions.add(session.onTurnChanged(steerable));
+    this.subscriptions.add(session.onConnectionChanged(steerable));
     this.terminalFeed = this.subscriptions.add(new TerminalFeed(session.terminalDisplays, (changed, output) => listener.terminals(this, changed, output)));
     if (mirrorTerminals) this.subscriptions.add(mirrorTerminals(session.terminalDisplays));
   }

@@ -5,6 +5,9 @@ import type {
   LocationView, NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
 } from '../contract/viewModel';
 import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanItems } from './toolCallMapping';
+import type { CompactionView, RateLimitView, SteerOutcomeView } from '../contract/agentExtrasView';
+import { parentToolCallIdOf, rateLimitOf, withRateLimit } from './agentMeta';
+import { awaitsTokensAfter, mergeCompaction } from './compactions';
 
 /** Session-level facts that are not entries of the thread. */
 export interface SessionFacts {
@@ -13,6 +16,8 @@ export interface SessionFacts {
   currentModeId: string | null;
   availableCommands: acp.AvailableCommand[];
   configOptions: acp.SessionConfigOption[];
+  /** Plan limits the agent reported, one per window (Claude's 5-hour and weekly). */
+  rateLimits: RateLimitView[];
 }
 
 export type SessionFactName = keyof SessionFacts;
@@ -30,6 +35,7 @@ export interface ToolCallLocated {
 }
 
 type StreamedKind = 'agentMessage' | 'thought' | 'user';
+type CompactionUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'compaction_update' | 'compaction_summary_chunk' }>;
 
 /**
  * The conversation as an ordered list of entries, built from `session/update` notifications.
@@ -39,12 +45,13 @@ export class ThreadModel implements SessionFactsOwner {
   private readonly entries: ThreadEntry[] = [];
   private readonly indexById = new Map<string, number>();
   private readonly toolEntryIdByCallId = new Map<string, string>();
-  /** The entry a chunk stream is appending to, and the agent's message id if it sent one. */
-  private openStream: { entryId: string; kind: StreamedKind; messageId: string | null } | null = null;
+  /** The entry a chunk stream is appending to, the agent's message id if it sent one, and the subagent's tool call. */
+  private openStream: { entryId: string; kind: StreamedKind; messageId: string | null; parent: string | null } | null = null;
+  private readonly compactionEntryIds = new Map<string, string>();
   private nextId = 1;
   private readonly deltaEmitter = new Emitter<ThreadDelta>();
   readonly onDelta = this.deltaEmitter.event;
-  private readonly factValues: SessionFacts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [] };
+  private readonly factValues: SessionFacts = { title: null, usage: null, currentModeId: null, availableCommands: [], configOptions: [], rateLimits: [] };
   private readonly factEmitter = new Emitter<SessionFactName>();
   /** Which fact changed (usage, title, mode, commands, config options); read the value from `facts`. */
   readonly onFactChanged = this.factEmitter.event;
@@ -97,9 +104,10 @@ export class ThreadModel implements SessionFactsOwner {
     return '';
   }
 
-  addUserMessage(text: string): void {
+  /** `steered`: the message went into the running turn (what the agent answered), not into a turn of its own. */
+  addUserMessage(text: string, steered?: SteerOutcomeView): void {
     this.openStream = null;
-    this.add({ kind: 'user', id: this.newId(), text });
+    this.add({ kind: 'user', id: this.newId(), text, ...(steered ? { steered } : {}) });
   }
 
   addNotice(severity: NoticeSeverity, text: string, actions: NoticeAction[] = []): void {
@@ -119,6 +127,7 @@ export class ThreadModel implements SessionFactsOwner {
     this.entries.length = 0;
     this.indexById.clear();
     this.toolEntryIdByCallId.clear();
+    this.compactionEntryIds.clear();
     this.openStream = null;
     for (const entry of entries) {
       const copy = structuredClone(entry);
@@ -128,6 +137,7 @@ export class ThreadModel implements SessionFactsOwner {
       }
       this.indexById.set(copy.id, this.entries.length);
       if (copy.kind === 'toolCall') this.toolEntryIdByCallId.set(copy.tool.toolCallId, copy.id);
+      if (copy.kind === 'compaction') this.compactionEntryIds.set(copy.compaction.compactionId, copy.id);
       this.entries.push(copy);
       const number = Number(copy.id.slice(1));
       if (Number.isFinite(number) && number >= this.nextId) this.nextId = number + 1;
@@ -140,6 +150,7 @@ export class ThreadModel implements SessionFactsOwner {
     this.entries.length = 0;
     this.indexById.clear();
     this.toolEntryIdByCallId.clear();
+    this.compactionEntryIds.clear();
     this.openStream = null;
     this.deltaEmitter.fire({ type: 'threadCleared' });
   }
@@ -147,11 +158,11 @@ export class ThreadModel implements SessionFactsOwner {
   applyUpdate(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        return this.appendChunk('agentMessage', update.content, update.messageId ?? null);
+        return this.appendChunk('agentMessage', update.content, update.messageId ?? null, parentToolCallIdOf(update._meta));
       case 'agent_thought_chunk':
-        return this.appendChunk('thought', update.content, update.messageId ?? null);
+        return this.appendChunk('thought', update.content, update.messageId ?? null, parentToolCallIdOf(update._meta));
       case 'user_message_chunk':
-        return this.appendChunk('user', update.content, update.messageId ?? null);
+        return this.appendChunk('user', update.content, update.messageId ?? null, null);
       case 'tool_call':
       case 'tool_call_update':
         return this.applyToolCall(update);
@@ -159,6 +170,9 @@ export class ThreadModel implements SessionFactsOwner {
         return this.replacePlan(update.entries);
       case 'notice':
         return this.addNotice(noticeSeverity(update.severity), update.description ? `${update.title}: ${update.description}` : update.title);
+      case 'compaction_update':
+      case 'compaction_summary_chunk':
+        return this.applyCompaction(update);
       default:
         return this.applyFactUpdate(update);
     }
@@ -207,7 +221,7 @@ export class ThreadModel implements SessionFactsOwner {
   private applyFactUpdate(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case 'usage_update':
-        return this.setFact('usage', { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null });
+        return this.applyUsage(update);
       case 'current_mode_update':
         return this.setFact('currentModeId', update.currentModeId);
       case 'available_commands_update':
@@ -218,15 +232,46 @@ export class ThreadModel implements SessionFactsOwner {
         if (update.title !== undefined) this.setFact('title', update.title ?? null);
         return;
       default:
-        // Compaction and future variants carry nothing the thread shows yet.
+        // Future variants carry nothing the thread shows yet.
         return;
     }
   }
 
-  private appendChunk(kind: StreamedKind, content: acp.ContentBlock, messageId: string | null): void {
+  private applyUsage(update: Extract<acp.SessionUpdate, { sessionUpdate: 'usage_update' }>): void {
+    const limit = rateLimitOf(update._meta);
+    if (limit) this.setFact('rateLimits', withRateLimit(this.factValues.rateLimits, limit));
+    const latest = this.latestCompaction();
+    if (latest && awaitsTokensAfter(latest.compaction)) this.replace({ ...latest, compaction: { ...latest.compaction, tokensAfter: update.used } });
+    this.setFact('usage', { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : null });
+  }
+
+  /** A compaction is one entry, addressed by the agent's id and patched in place. */
+  private applyCompaction(update: CompactionUpdate): void {
+    this.openStream = null;
+    const entryId = this.compactionEntryIds.get(update.compactionId);
+    const index = entryId === undefined ? undefined : this.indexById.get(entryId);
+    const existing = index === undefined ? undefined : this.entries[index];
+    if (existing?.kind === 'compaction') {
+      this.replace({ ...existing, compaction: mergeCompaction(existing.compaction, update, null) });
+      return;
+    }
+    const id = this.newId();
+    this.compactionEntryIds.set(update.compactionId, id);
+    this.add({ kind: 'compaction', id, compaction: mergeCompaction(null, update, this.factValues.usage?.used ?? null) });
+  }
+
+  private latestCompaction(): { kind: 'compaction'; id: string; compaction: CompactionView } | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry?.kind === 'compaction') return entry;
+    }
+    return undefined;
+  }
+
+  private appendChunk(kind: StreamedKind, content: acp.ContentBlock, messageId: string | null, parent: string | null): void {
     const text = contentBlockText(content);
     const open = this.openStream;
-    const continues = open !== null && open.kind === kind && (messageId === null || open.messageId === null || open.messageId === messageId);
+    const continues = open !== null && open.kind === kind && open.parent === parent && (messageId === null || open.messageId === null || open.messageId === messageId);
     if (continues) {
       const index = this.indexById.get(open.entryId);
       const entry = index === undefined ? undefined : this.entries[index];
@@ -238,8 +283,9 @@ export class ThreadModel implements SessionFactsOwner {
       }
     }
     const id = this.newId();
-    this.openStream = { entryId: id, kind, messageId };
-    this.add({ kind, id, text });
+    this.openStream = { entryId: id, kind, messageId, parent };
+    if (kind !== 'user' && parent) this.add({ kind, id, text, parentToolCallId: parent });
+    else this.add({ kind, id, text });
   }
 
   private upsertToolCall(toolCallId: string, change: (tool: ToolCallView) => ToolCallView): void {

@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import {
   isToolKind, type LocationView, type PermissionOptionView, type PlanItemView, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView,
 } from '../contract/viewModel';
+import { parentToolCallIdOf } from './agentMeta';
 
 export function toToolKind(kind: string | null | undefined): ToolKindView {
   return isToolKind(kind) ? kind : 'other';
@@ -89,6 +90,9 @@ export function mergeToolCall(current: ToolCallView, update: acp.ToolCallUpdate 
   if (update.locations) next.locations = update.locations.map(toLocation);
   if (update.rawInput !== undefined) next.rawInput = stringifyRaw(update.rawInput);
   if (update.rawOutput !== undefined) next.rawOutput = stringifyRaw(update.rawOutput);
+  // A subagent's call keeps its parent even when later updates leave the stamp out.
+  const parent = parentToolCallIdOf(update._meta);
+  if (parent && parent !== current.toolCallId) next.parentToolCallId = parent;
   return next;
 }
 

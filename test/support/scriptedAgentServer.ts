@@ -31,6 +31,7 @@ import { elicitationScenarios } from './scenarios/elicitation';
 import { ApiKeySignIn } from './scenarios/apiKeyAuth';
 import { ScriptedConversation } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
+import { AgentExtras } from './scenarios/agentExtras';
 
 /** What being a process means to the agent, which a process does for real and memory imitates. */
 export interface ScriptedAgentHost {
@@ -145,8 +146,9 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   const terminalSignIn = new TerminalSignIn(env, options.invocation);
   const apiKey = new ApiKeySignIn(env);
   const conversation = new ScriptedConversation(env);
+  const extras = new AgentExtras(env);
   // Topic scenario modules add themselves here.
-  const scenarios: Record<string, Scenario> = { ...coreScenarios(streams.output, host), ...terminalScenarios, ...fsScenarios, ...conversation.scenarios, ...elicitationScenarios };
+  const scenarios: Record<string, Scenario> = { ...coreScenarios(streams.output, host), ...terminalScenarios, ...fsScenarios, ...conversation.scenarios, ...elicitationScenarios, ...extras.scenarios };
   // Session ids stay unique across agents that share a workspace's session store.
   const idPrefix = `scripted-${randomUUID().slice(0, 8)}`;
   let nextSession = 1;
@@ -158,7 +160,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
     return stored;
   };
 
-  const app = conversation.withHandlers(acp.agent({ name: 'scripted-agent' }))
+  const app = extras.withHandlers(conversation.withHandlers(acp.agent({ name: 'scripted-agent' })))
     .onRequest(acp.methods.agent.initialize, (ctx) => {
       clientCapabilities = ctx.params.clientCapabilities ?? {};
       return {
@@ -171,19 +173,21 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
         },
         agentInfo: { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' },
         authMethods: [...terminalSignIn.methods(clientCapabilities), ...apiKey.methods()],
+        _meta: extras.initializeMeta(),
       };
     })
     .onRequest(acp.methods.agent.authenticate, (ctx) => {
       apiKey.authenticate(ctx.params.methodId);
       return {};
     })
-    .onRequest(acp.methods.agent.session.new, (ctx) => {
+    .onRequest(acp.methods.agent.session.new, async (ctx) => {
       terminalSignIn.require('session');
       apiKey.require();
       const known = readSessions(ctx.params.cwd).length;
       const sessionId = `${idPrefix}-${nextSession++}`;
       sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });
       saveSession({ sessionId, cwd: ctx.params.cwd, title: `Scripted session ${known + 1}`, updatedAt: new Date().toISOString(), mcpServers: ctx.params.mcpServers, history: [] });
+      await extras.beforeSessionAnswer(ctx.client, sessionId);
       return { sessionId, ...conversation.sessionOptionsFor(sessionId, clientCapabilities) };
     })
     .onRequest(acp.methods.agent.session.load, async (ctx) => {

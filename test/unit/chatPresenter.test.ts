@@ -127,12 +127,12 @@ describe('ChatPresenter', () => {
     await presenter.handle({ type: 'cancelTurn' });
     await waitFor(() => !session().turnView.running, 'stopped');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.deepEqual(queued(), { items: [queued().items[0]], paused: true });
+    assert.deepEqual(queued(), { items: [queued().items[0]], paused: true, steerable: false });
     assert.equal(sentToAgent().at(-1), 'slow', 'after Stop the queue waits for the user');
     const edited = queued().items[0];
     assert.ok(edited);
     await presenter.handle({ type: 'queueAction', action: 'remove', id: edited.id });
-    assert.deepEqual(queued(), { items: [], paused: false });
+    assert.deepEqual(queued(), { items: [], paused: false, steerable: false });
     await presenter.handle({ type: 'sendPrompt', text: 'echo six' });
     await idle();
     assert.deepEqual(sentToAgent().slice(6), ['slow', 'echo six']);

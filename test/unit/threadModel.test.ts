@@ -103,7 +103,7 @@ describe('ThreadModel', () => {
       { sessionUpdate: 'session_info_update', title: 'Fix the build' },
       { sessionUpdate: 'current_mode_update', currentModeId: 'plan' },
       { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review changes' }] },
-      { sessionUpdate: 'compaction_update' } as unknown as acp.SessionUpdate,
+      { sessionUpdate: 'a_future_variant' } as unknown as acp.SessionUpdate,
     ]);
     assert.deepEqual(model.facts.usage, { used: 1200, size: 200000, cost: { amount: 0.01, currency: 'USD' } });
     assert.equal(model.facts.title, 'Fix the build');

@@ -3,6 +3,7 @@ import { formatCost, usageDescription, usageLabel } from '../../src/contract/usa
 import type { ConversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
 import type { PostToHost } from '../vscodeApi';
+import { RateLimitsView } from './agentExtrasRows';
 
 function renderUsage(usage: UsageView | null): HTMLElement {
   if (!usage) return el('span', { class: 'usage-meter', id: 'usage-meter', hidden: '' });
@@ -63,6 +64,7 @@ export class ComposerBar {
   private readonly follow: HTMLButtonElement;
   private readonly permissionsButton: HTMLButtonElement;
   private usage: HTMLElement = renderUsage(null);
+  private readonly rateLimits = new RateLimitsView();
   private lastControls = '';
 
   constructor(private readonly post: PostToHost, private readonly conversation: ConversationStore, onTogglePermissions: () => void) {
@@ -70,7 +72,7 @@ export class ComposerBar {
     this.follow.addEventListener('click', () => post({ type: 'setFollowAgent', enabled: this.follow.getAttribute('aria-pressed') !== 'true' }));
     this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', title: 'Permissions: what is allowed without asking', 'aria-label': 'Permissions' }, icon('shield'));
     this.permissionsButton.addEventListener('click', onTogglePermissions);
-    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), this.follow, this.permissionsButton, this.usage);
+    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), this.follow, this.permissionsButton, this.rateLimits.element, this.usage);
     conversation.subscribe(() => this.render());
   }
 
@@ -88,6 +90,7 @@ export class ComposerBar {
     }
     this.follow.setAttribute('aria-pressed', String(view.followAgent));
     this.follow.classList.toggle('on', view.followAgent);
+    this.rateLimits.render(view.rateLimits ?? []);
     const usage = renderUsage(view.usage);
     this.usage.replaceWith(usage);
     this.usage = usage;

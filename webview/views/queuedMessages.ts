@@ -4,7 +4,8 @@ import type { PostToHost } from '../vscodeApi';
 
 /**
  * The messages waiting for the running turn, as the host keeps them: each can be edited (back
- * into the box), removed, or sent now (which stops the agent first).
+ * into the box), removed, sent now (which stops the agent first), or, when the agent takes
+ * messages into a running turn, steered in without stopping it.
  */
 export class QueuedMessagesView {
   readonly element = el('section', { class: 'prompt-queue', id: 'prompt-queue', 'aria-label': 'Queued messages', hidden: '' });
@@ -26,6 +27,7 @@ export class QueuedMessagesView {
             this.edit(item);
           } }),
           button('', { icon: 'trash', secondary: true, title: 'Remove this message', onClick: () => this.act('remove', item) }),
+          ...(queue.steerable ? [button('Steer', { icon: 'debug-step-into', secondary: true, title: 'Send this into the running turn: the agent reads it without stopping', onClick: () => this.act('steer', item) })] : []),
           button('Send now', { icon: 'send', secondary: true, title: 'Stop the agent and send this message now', onClick: () => this.act('sendNow', item) })))));
   }
 

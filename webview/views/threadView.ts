@@ -9,6 +9,7 @@ import { CheckpointPreviewPanel, checkpointActions, type CheckpointPost } from '
 import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
+import { carryNest, nestUnderParent, refreshNestOf, renderCompaction, steeredNote } from './agentExtrasRows';
 
 /** An entry's element, and the markdown that streams into it for text entries. */
 interface Row {
@@ -166,7 +167,7 @@ export class ThreadView {
     this.container.querySelector('.empty-state')?.remove();
     const row = this.createRow(entry);
     this.rows.set(entry.id, row);
-    placeRow(this.container, row.element, entry);
+    if (!nestUnderParent(this.container, row.element, entry, this.entries)) placeRow(this.container, row.element, entry);
     // A new non-thought entry means the agent is done thinking: fold earlier thoughts.
     if (entry.kind !== 'thought') {
       for (const details of this.container.querySelectorAll<HTMLDetailsElement>('details.thought[open]')) details.open = false;
@@ -178,8 +179,10 @@ export class ThreadView {
     const row = this.rows.get(entry.id);
     if (!row) return this.add(entry);
     const next = this.createRow(entry);
+    carryNest(row.element, next.element);
     row.element.replaceWith(next.element);
     rowUpdated(next.element, entry);
+    refreshNestOf(next.element, this.entries);
     this.rows.set(entry.id, next);
     if (next.markdown) this.dirty.add(next);
   }
@@ -198,7 +201,7 @@ export class ThreadView {
   private createRow(entry: ThreadEntry): Row {
     switch (entry.kind) {
       case 'user':
-        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text),
+        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text), steeredNote(entry.steered),
           this.checkpointPost ? checkpointActions(entry.id, this.checkpoints.get(entry.id), this.redo, this.checkpointPost) : null));
       case 'agentMessage':
       case 'thought':
@@ -213,6 +216,8 @@ export class ThreadView {
         return plainRow(renderNotice(entry, this.cards.post));
       case 'elicitation':
         return plainRow(el('div', { class: 'entry', 'data-entry-id': entry.id }, renderElicitation(entry.elicitation, this.cards.post)));
+      case 'compaction':
+        return plainRow(renderCompaction(entry));
       default:
         return assertNever(entry, 'thread entry');
     }

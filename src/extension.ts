@@ -10,6 +10,7 @@ import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './vscode/trafficChannel';
 import { createReviewFeature } from './vscode/review/reviewFeature';
+import { registerCommentCommand } from './vscode/review/reviewCommentCommand';
 import { createMcpServerSource } from './vscode/mcpSettings';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { secretApiKeys } from './vscode/apiKeys';
@@ -69,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
   }, review, workspaceTranscripts(context.workspaceState), checkpoints);
   context.subscriptions.push(presenter);
+  if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));
   const inspector = new InspectorFeature({
     extensionUri: context.extensionUri,
     frames,

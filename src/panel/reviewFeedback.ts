@@ -4,6 +4,7 @@ import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { commentContext, commentSummary, placeOf } from './reviewCommentNote';
+import { FEEDBACK_STATE_VERSION, readFeedbackState, restoredComment, samePlace, type ReviewFeedbackState } from './reviewFeedbackState';
 import type { ReviewSource } from './reviewSource';
 
 /** The comments a prompt takes along: the block for the agent, and the line the thread shows. */
@@ -28,10 +29,18 @@ interface PendingHunk {
  *
  * The panel acts on it through `apply`; the editor (a CodeLens, a command) through the same
  * methods, naming no conversation: the one in front is meant.
+ *
+ * Where the review source has a store, both survive a window reload: what comes back is matched
+ * to the pending hunks again by content (see reviewFeedbackState.ts); a mark whose hunk is gone
+ * is dropped, a comment whose hunk is gone stays with its last place, never on another hunk.
  */
 export class ReviewFeedback implements Disposable {
   private readonly comments = new Map<string, ReviewCommentView[]>();
   private readonly reviewed = new Set<string>();
+  /** Comments whose hunk was gone when they came back from storage: they never follow a hunk again. */
+  private readonly detached = new Set<string>();
+  /** Conversations that were open at some point: only those are closed, not those still being restored. */
+  private readonly seen = new Set<string>();
   private nextCommentId = 1;
   private readonly changed = new Emitter<void>();
   private readonly subscriptions = new DisposableStore();
@@ -40,7 +49,10 @@ export class ReviewFeedback implements Disposable {
 
   /** `activeConversation`: the key of the conversation in front (its tab id). */
   constructor(private readonly review: ReviewSource, private readonly activeConversation: () => string) {
+    this.restore(readFeedbackState(review.feedbackStore?.read()));
     this.subscriptions.add(review.onDidChange(() => this.follow()));
+    const store = review.feedbackStore;
+    if (store) this.subscriptions.add(this.onDidChange(() => store.write(this.stored())));
   }
 
   /** The pending changes with `conversation`'s feedback, as the panel shows them. */
@@ -130,7 +142,10 @@ export class ReviewFeedback implements Disposable {
   /** Comments of conversations that were closed go with them. */
   keepConversations(open: readonly string[]): void {
     const kept = new Set(open);
-    for (const conversation of [...this.comments.keys()]) if (!kept.has(conversation)) this.comments.delete(conversation);
+    const closed = [...this.comments.keys()].filter((conversation) => this.seen.has(conversation) && !kept.has(conversation));
+    for (const conversation of closed) this.comments.delete(conversation);
+    for (const conversation of open) this.seen.add(conversation);
+    if (closed.length > 0) this.changed.fire();
   }
 
   dispose(): void {
@@ -149,12 +164,48 @@ export class ReviewFeedback implements Disposable {
     for (const id of [...this.reviewed]) if (!pending.has(id)) this.reviewed.delete(id);
     for (const list of this.comments.values()) {
       for (const comment of list) {
+        if (this.detached.has(comment.id)) continue;
         const now = pending.get(comment.hunkId);
         comment.pending = now !== undefined;
         if (now) comment.place = placeOf(now.hunk);
       }
     }
     this.changed.fire();
+  }
+
+  /**
+   * What the store keeps: each conversation's comments (of conversations this window has seen
+   * open, once it has seen any: a restored one that did not come back goes), and the marks with
+   * their hunk's place.
+   */
+  private stored(): ReviewFeedbackState {
+    const pending = pendingHunks(this.review.view());
+    const comments = [...this.comments].filter(([conversation, list]) => list.length > 0 && (this.seen.size === 0 || this.seen.has(conversation)));
+    const reviewed = [...this.reviewed].flatMap((hunkId) => {
+      const at = pending.get(hunkId);
+      return at ? [{ hunkId, path: at.file.path, place: placeOf(at.hunk) }] : [];
+    });
+    return { version: FEEDBACK_STATE_VERSION, nextCommentId: this.nextCommentId, comments, reviewed };
+  }
+
+  private restore(state: ReviewFeedbackState | null): void {
+    if (!state) return;
+    const pending = pendingHunks(this.review.view());
+    for (const [conversation, list] of state.comments) {
+      const comments = list.map((stored) => {
+        const now = pending.get(stored.hunkId);
+        const comment = restoredComment(stored, now && placeOf(now.hunk), now?.file.path);
+        if (!comment.pending) this.detached.add(comment.id);
+        return comment;
+      });
+      this.comments.set(conversation, comments);
+    }
+    for (const mark of state.reviewed) {
+      const now = pending.get(mark.hunkId);
+      if (now && now.file.path === mark.path && samePlace(mark.place, placeOf(now.hunk))) this.reviewed.add(mark.hunkId);
+    }
+    const ids = state.comments.flatMap(([, list]) => list.map((comment) => Number(/^c(\d+)$/.exec(comment.id)?.[1]) || 0));
+    this.nextCommentId = Math.max(state.nextCommentId, ...ids.map((id) => id + 1));
   }
 }
 

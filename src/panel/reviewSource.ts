@@ -1,5 +1,6 @@
 import type { ReviewRequest, ReviewView } from '../contract/reviewView';
 import type { Disposable } from '../util/disposable';
+import type { FeedbackStore } from './reviewFeedbackState';
 
 /** Pending agent changes as the panel sees them; the editor side implements it. */
 export interface ReviewSource {
@@ -11,4 +12,6 @@ export interface ReviewSource {
    * changes (`owner`: the session's key); then cleared. Other agents are not told.
    */
   takePromptNotes(owner: string): string[];
+  /** Where the panel's comments not sent yet and reviewed marks are kept across window reloads; without one they are not. */
+  readonly feedbackStore?: FeedbackStore;
 }

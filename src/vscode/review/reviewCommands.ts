@@ -3,6 +3,7 @@ import type { HunkView } from '../../review/changeLedger';
 import { baseUri } from './baseContent';
 import type { ReviewController } from './reviewController';
 
+/** The pending hunk under the active editor's cursor, else the next one below it, else the file's last. */
 function hunkAtCursor(review: ReviewController): { path: string; hunk: HunkView } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) return undefined;
@@ -12,6 +13,13 @@ function hunkAtCursor(review: ReviewController): { path: string; hunk: HunkView 
   const hunk = hunks.find((candidate) => line >= candidate.currentStart && line <= candidate.currentStart + Math.max(0, candidate.currentLineCount - 1))
     ?? hunks.find((candidate) => candidate.currentStart >= line) ?? hunks.at(-1);
   return hunk ? { path, hunk } : undefined;
+}
+
+/** The hunk a command names (a CodeLens passes it), else the one at the cursor (the palette, a key). */
+export function targetHunk(review: ReviewController, path?: string, hunkId?: string): { path: string; hunkId: string } | undefined {
+  if (path && hunkId) return { path, hunkId };
+  const at = hunkAtCursor(review);
+  return at && { path: at.path, hunkId: at.hunk.id };
 }
 
 async function revealHunk(direction: 1 | -1, review: ReviewController): Promise<void> {
@@ -38,11 +46,11 @@ export function registerReviewCommands(review: ReviewController): vscode.Disposa
   const act = (action: Parameters<ReviewController['act']>[0]['action'], path: string | null = null, hunkId: string | null = null) => review.act({ action, path, hunkId });
   return [
     vscode.commands.registerCommand('tandem.keepHunk', (path?: string, hunkId?: string) => {
-      const target = path && hunkId ? { path, hunkId } : (() => { const at = hunkAtCursor(review); return at && { path: at.path, hunkId: at.hunk.id }; })();
+      const target = targetHunk(review, path, hunkId);
       return target && act('keepHunk', target.path, target.hunkId);
     }),
     vscode.commands.registerCommand('tandem.undoHunk', (path?: string, hunkId?: string) => {
-      const target = path && hunkId ? { path, hunkId } : (() => { const at = hunkAtCursor(review); return at && { path: at.path, hunkId: at.hunk.id }; })();
+      const target = targetHunk(review, path, hunkId);
       return target && act('undoHunk', target.path, target.hunkId);
     }),
     vscode.commands.registerCommand('tandem.keepAllChanges', () => act('keepAll')),

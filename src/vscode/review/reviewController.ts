@@ -4,15 +4,17 @@ import { withoutBom } from '../../fs/textContent';
 import { ChangeFeed } from '../../review/changeFeed';
 import { handEditNote } from '../../review/handEdits';
 import { ChangeLedger, StaleHunkError, type FileWrite, type LedgerSnapshot } from '../../review/changeLedger';
+import type { FeedbackStore, ReviewFeedbackState } from '../../panel/reviewFeedbackState';
 import type { ReviewSource } from '../../panel/reviewSource';
 import { CoalescedTask } from '../../util/coalescedTask';
-import { DisposableBase, type Disposable } from '../../util/disposable';
+import { DisposableBase, toDisposable, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
 import { keepLineEndings } from './exactLines';
 import { ReviewWriter, writeFailureMessage, type DocumentWriter } from './reviewWriter';
 
 const STATE_KEY = 'tandem.review.ledger';
+const FEEDBACK_KEY = 'tandem.review.feedback';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
 const SAVE_DELAY_MS = 300;
 export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
@@ -38,6 +40,16 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
   private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
+  private feedbackState: ReviewFeedbackState | null = null;
+  private readonly saveFeedback = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(FEEDBACK_KEY, this.feedbackState)));
+  /** The panel's comments not sent yet and reviewed marks, kept with the pending changes they are about. */
+  readonly feedbackStore: FeedbackStore = {
+    read: () => this.state.get(FEEDBACK_KEY),
+    write: (state) => {
+      this.feedbackState = state;
+      this.saveFeedback.schedule();
+    },
+  };
   private readonly actions: Record<ReviewAction, (request: ReviewRequest) => unknown> = {
     keepHunk: onHunk((path, hunkId) => this.ledger.keepHunk(path, hunkId)),
     undoHunk: onHunk((path, hunkId) => this.write('undo', [this.ledger.undoHunk(path, hunkId)])),
@@ -61,6 +73,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       restore: (path, text) => this.feed.agentWrite(path, () => documents.restore(path, text)),
       writeExact: (path, content, replaces) => this.feed.agentWrite(path, () => documents.writeExact(path, content, replaces)),
     });
+    // Disposed first (the store goes in reverse): what changed just before a reload is saved, not dropped.
+    this.register(toDisposable(() => {
+      this.save.flush();
+      this.saveFeedback.flush();
+    }));
     this.register(this.ledger.onDidChange(() => {
       this.changeEmitter.fire();
       this.save.schedule();

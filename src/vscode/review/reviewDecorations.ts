@@ -4,7 +4,7 @@ import { DisposableBase } from '../../util/disposable';
 
 /**
  * Pending hunks in the editor itself: added lines tinted like a diff, removed lines announced
- * after the line above them with their text in the hover, and Keep / Undo above each hunk.
+ * after the line above them with their text in the hover, and Keep / Undo / Comment above each hunk.
  */
 export class ReviewDecorations extends DisposableBase implements vscode.CodeLensProvider {
   private readonly added = this.register(vscode.window.createTextEditorDecorationType({
@@ -42,6 +42,7 @@ export class ReviewDecorations extends DisposableBase implements vscode.CodeLens
       return [
         new vscode.CodeLens(range, { title: '$(check) Keep', command: 'tandem.keepHunk', arguments: [file.path, hunk.id], tooltip: `Keep this change (${summary})` }),
         new vscode.CodeLens(range, { title: '$(discard) Undo', command: 'tandem.undoHunk', arguments: [file.path, hunk.id], tooltip: `Undo this change (${summary})` }),
+        new vscode.CodeLens(range, { title: '$(comment) Comment', command: 'tandem.commentHunk', arguments: [file.path, hunk.id], tooltip: 'Comment on this change for the agent: sent with your next message' }),
         new vscode.CodeLens(range, { title: file.origin === 'editor' ? 'agent edit' : 'agent edit (written to disk by the agent)', command: '' }),
       ];
     });

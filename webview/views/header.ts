@@ -25,6 +25,8 @@ export class HeaderView {
     this.picker = document.createElement('vscode-single-select') as HTMLElement & { value: string };
     this.picker.id = 'agent-picker';
     this.picker.setAttribute('aria-label', 'Agent');
+    // The component names its inner combobox from `label`; aria-label names only the outer element.
+    this.picker.setAttribute('label', 'Agent');
     this.picker.addEventListener('change', () => post({ type: 'selectAgent', agentId: this.picker.value }));
     this.status = el('span', { class: 'connection-status', id: 'connection-status', role: 'status' });
     this.banner = el('div', { class: 'connection-banner', id: 'connection-banner', hidden: '' });

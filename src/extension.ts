@@ -68,9 +68,15 @@ export function activate(context: vscode.ExtensionContext): void {
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
+    showFrames: (toolCallId) => void vscode.commands.executeCommand('tandem.showFrameInspector', toolCallId),
   }, review, workspaceTranscripts(context.workspaceState), checkpoints);
   context.subscriptions.push(presenter);
   if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));
+  const showInThread = async (toolCallId: string) => {
+    await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    presenter.revealToolCall(toolCallId);
+  };
+  let replays: ReplayCommand | null = null;
   const inspector = new InspectorFeature({
     extensionUri: context.extensionUri,
     frames,
@@ -80,9 +86,19 @@ export function activate(context: vscode.ExtensionContext): void {
       permissionPolicy: environment.permissionPolicy ?? null,
       workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     }),
-    showInThread: () => void vscode.commands.executeCommand('tandem.chat.focus'),
+    inspectedReplay: () => replays?.inspectedFor(presenter.currentSession) ?? null,
+    showInThread: (toolCallId) => void showInThread(toolCallId),
   });
-  context.subscriptions.push(inspector, new ReplayCommand({ inspector, logger }));
+  replays = new ReplayCommand({
+    inspector,
+    logger,
+    showReplay: (replay) => {
+      presenter.openReplay(replay.session);
+      void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    },
+    showInThread: (toolCallId) => void showInThread(toolCallId),
+  });
+  context.subscriptions.push(inspector, replays);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
 

@@ -29,6 +29,8 @@ export type HostToWebview =
   /** Open conversations changed (added, closed, switched, busy, waiting, renamed). */
   | { type: 'tabsChanged'; tabs: TabsView }
   | { type: 'historyChanged'; history: HistoryView }
+  /** "Show in thread" from the frame inspector: bring this tool call's card into view. */
+  | { type: 'revealToolCall'; toolCallId: string }
   | CheckpointHostMessage;
 
 export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
@@ -59,6 +61,8 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('terminalAction'), terminalId: z.string().min(1).max(200), action: z.enum(terminalActions) }),
   z.object({ type: z.literal('signIn'), methodId: z.string().min(1).max(200) }),
+  /** A card's "Show frames": the frame inspector, filtered to this tool call. */
+  z.object({ type: z.literal('showFrames'), toolCallId: z.string().min(1).max(500) }),
   ...conversationMessageSchemas,
   ...sessionMessageSchemas,
   ...reviewMessageSchemas,

@@ -111,6 +111,8 @@ export interface ConnectionView {
   agentName: string | null;
   /** With phase `signInRequired`: the ways to sign in the agent offers. */
   signIn?: SignInMethodView[];
+  /** While starting, and when a start or the agent failed: the stages, the log tail and a report. */
+  startup?: StartupView;
 }
 
 export interface AgentChoiceView {
@@ -129,6 +131,7 @@ import type { TabsView } from './sessionTabsView';
 import type { PromptQueueView } from './conversationView';
 import type { SignInMethodView, TerminalSnapshotView } from './terminalView';
 import type { CompactionView, SteerOutcomeView } from './agentExtrasView';
+import type { StartupView } from './startupView';
 
 export interface PanelState {
   agents: AgentChoiceView[];

@@ -21,6 +21,9 @@ import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState, type Turn } from './turnState';
 import { steerTurn, steeringSupported } from './steering';
+import { bannerSentence, StartupProgress, STARTUP_TIMEOUTS_MS, stallSentence } from './startupProgress';
+import { OpeningUpdates } from './openingUpdates';
+import type { StartupStage } from '../contract/startupView';
 
 export type { SessionContext, SessionEnvironment, SessionServices } from './sessionEnvironment';
 
@@ -56,15 +59,24 @@ export class SessionController implements Disposable {
   newSessionResponse: OpenedSession['response'] | null = null;
   /** What the next start opens; reset to a new session once used. */
   private openTarget: OpenTarget = { kind: 'new' };
+  /** The last start, stage by stage: its deadlines while it runs, and what the banner says after. */
+  private startup: StartupProgress | null = null;
+  private readonly startupTimeouts: Readonly<Record<StartupStage, number>>;
+  private readonly opening: OpeningUpdates;
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
     this.log = taggedLogger(environment.logger, `session ${agent.id}`);
+    this.opening = new OpeningUpdates(this.log);
+    this.startupTimeouts = { ...STARTUP_TIMEOUTS_MS, ...environment.startupTimeoutsMs };
     this.turns = new TurnState((stopReason, detail) => this.turnEnded(stopReason, detail), this.log);
     this.onTurnChanged = this.turns.onChanged;
     this.connection = new ConnectionState(agent.label, () => environment.trusted);
     this.onConnectionChanged = this.connection.onChanged;
     this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
-    this.opener = new SessionOpener(agent, environment, { key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event });
+    this.opener = new SessionOpener(agent, environment, {
+      key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event,
+      sessionKnown: (sessionId) => this.opening.release(sessionId).forEach((update) => this.applyUpdate(update)),
+    });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {
       connectionPhase: () => this.connection.view.phase,
       show: (state) => this.connection.set(state),
@@ -234,6 +246,7 @@ export class SessionController implements Disposable {
     this.connection.dispose();
     void this.stopAgent();
     this.turns.dispose();
+    this.startup?.dispose();
     this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
   }
@@ -245,15 +258,21 @@ export class SessionController implements Disposable {
       this.connection.fail(found.problem);
       return false;
     }
-    this.connection.set({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label });
     const attachment = this.opener.attach(found.launch, this.conversationPorts());
     this.attachment = attachment;
+    const progress = this.watchStartup(attachment);
     void attachment.process.exited.then((exit) => this.onProcessExit(attachment, exit));
     void attachment.connection.failed.then((failure) => this.onConnectionFailed(attachment, failure));
     try {
-      const init = await this.opener.initialize(attachment, this.signInFlow.agentAuth);
+      progress.begin('initialized');
+      const init = await this.opener.initialize(attachment, this.signInFlow.agentAuth, (response) => {
+        progress.noteAgent(response.agentInfo?.name, response.agentInfo?.version, response.protocolVersion);
+        progress.begin('signedIn');
+      });
       this.signInFlow.agentAuthSent();
+      progress.begin('sessionReady');
       const session = await this.opener.open(attachment, init, this.openTarget);
+      progress.complete();
       this.openTarget = { kind: 'new' };
       this.newSessionResponse = session.response;
       this.connection.set({ phase: 'ready', message: null, agentName: init.agentInfo?.title ?? this.agent.label });
@@ -275,14 +294,39 @@ export class SessionController implements Disposable {
   private async openFailed(attachment: AgentAttachment, error: unknown): Promise<void> {
     // Stopped (or replaced) while opening: whoever did that said what happened.
     if (this.attachment !== attachment) return;
-    if (isAuthRequired(error)) return this.requireSignIn(null);
+    if (isAuthRequired(error)) {
+      this.startup?.waitForUser();
+      return this.requireSignIn(null);
+    }
+    this.startup?.fail();
     const failedByAgent = this.failedByAgent(attachment);
     if (failedByAgent) return failedByAgent;
     const exit = error instanceof AgentExitedError ? error.exit : await exitedSoon(attachment.process);
     const message = exit ? describeExit(this.agent.label, exit) : `${this.agent.label} could not open a session: ${errorMessage(error)}`;
     this.log.error(message);
+    const tail = exit?.stderrTail ?? attachment.process.stderrTail();
     await this.stopAgent();
-    this.connection.fail(message);
+    this.connection.set({ phase: 'failed', message, agentName: this.agent.label, startup: this.startup?.view(bannerSentence(this.agent.label, message, exit), tail) });
+  }
+
+  /** A new start: its stages, each with a deadline that stops the agent with a sentence when it passes. */
+  private watchStartup(attachment: AgentAttachment): StartupProgress {
+    this.startup?.dispose();
+    const { command, args } = attachment.launch;
+    this.startup = new StartupProgress({ label: this.agent.label, command, args }, {
+      stalled: (stage) => this.stalled(attachment, stage),
+      began: (view) => this.connection.set({ phase: 'starting', message: `Starting ${this.agent.label}…`, agentName: this.agent.label, startup: view }),
+    }, this.startupTimeouts);
+    return this.startup;
+  }
+
+  private stalled(attachment: AgentAttachment, stage: StartupStage): void {
+    if (this.attachment !== attachment) return;
+    const message = stallSentence(this.agent.label, stage, this.startupTimeouts);
+    this.log.error(message);
+    const tail = attachment.process.stderrTail();
+    void this.detach();
+    this.connection.set({ phase: 'failed', message, agentName: this.agent.label, startup: this.startup?.view(message, tail) });
   }
 
   /** Runs one turn of a prompt that is already in the thread. */
@@ -331,15 +375,22 @@ export class SessionController implements Disposable {
   }
 
   private onSessionUpdate(notification: acp.SessionNotification): void {
+    const attachment = this.attachment;
+    // Sent before the agent answered with the session's id: held until it does.
+    if (attachment && attachment.sessionId === null && this.starting) return this.opening.hold(notification);
     // A shared process's updates reach every session on it; each keeps its own.
-    if (notification.sessionId !== this.attachment?.sessionId) return;
-    this.thread.applyUpdate(notification.update);
-    this.terminalDisplays.observe(notification.update);
-    this.updateEmitter.fire(notification.update);
+    if (notification.sessionId !== attachment?.sessionId) return;
+    this.applyUpdate(notification.update);
+  }
+
+  private applyUpdate(update: acp.SessionUpdate): void {
+    this.thread.applyUpdate(update);
+    this.terminalDisplays.observe(update);
+    this.updateEmitter.fire(update);
   }
 
   private onProcessExit(attachment: AgentAttachment, exit: AgentExit): void {
-    if (!exit.requested) this.lose(attachment, describeExit(this.agent.label, exit));
+    if (!exit.requested) this.lose(attachment, describeExit(this.agent.label, exit), exit);
   }
 
   /** When a frame of the agent broke the connection, what waited on it ends with that: the handling, else null. */
@@ -359,13 +410,15 @@ export class SessionController implements Disposable {
    * the turn ends with why, the agent is let go of (stopped with its last conversation), and
    * Restart is offered, as for a crash.
    */
-  private lose(attachment: AgentAttachment, message: string): void {
+  private lose(attachment: AgentAttachment, message: string, exit: AgentExit | null = null): void {
     if (this.connection.isDisposed || this.attachment !== attachment) return;
     this.log.error(message);
+    const tail = exit?.stderrTail ?? attachment.process.stderrTail();
+    this.startup?.fail();
     void this.detach();
     if (this.turns.current) this.turns.finish(this.turns.current, 'error', message);
     this.thread.addNotice('error', message, ['showLog', 'restartAgent']);
-    this.connection.set({ phase: 'exited', message, agentName: this.agent.label });
+    this.connection.set({ phase: 'exited', message, agentName: this.agent.label, startup: this.startup?.view(bannerSentence(this.agent.label, message, exit), tail) });
   }
 
   /**

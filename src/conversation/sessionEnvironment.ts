@@ -10,6 +10,7 @@ import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
 import type { AgentHostPool } from '../acp/agentHost';
 import type { AgentStarter } from '../acp/agentChannel';
+import type { StartupStage } from '../contract/startupView';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -60,4 +61,6 @@ export interface SessionEnvironment {
   permissionPolicy?: PermissionPolicy;
   /** How agents are started; by default each is spawned as a process of its own. */
   startAgent?: AgentStarter;
+  /** Deadlines of a start's stages where they differ from `STARTUP_TIMEOUTS_MS`. */
+  startupTimeoutsMs?: Partial<Record<StartupStage, number>>;
 }

@@ -17,6 +17,7 @@ import { DisposableStore } from '../util/disposable';
 import { errorMessage, type Logger } from '../util/logger';
 import { applyAgentDefaults } from './agentDefaults';
 import { initializeAgent } from './agentInitialization';
+import { nonProtocolOutputCheck } from './openingUpdates';
 import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
 import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { isAuthRequired } from './signIn';
@@ -32,6 +33,8 @@ export interface OpeningConversation {
   log: Logger;
   /** Every `session/update` of the open session, after the thread applied it. */
   onUpdate: SessionContext['onUpdate'];
+  /** The agent answered with the session's id: updates it sent for it before that can be applied now. */
+  sessionKnown(sessionId: string): void;
 }
 
 /**
@@ -100,10 +103,14 @@ export class SessionOpener {
   /** Starts the agent, or joins its running process, with this conversation's services. */
   attach(launch: AgentLaunch, ports: ConversationPorts): AgentAttachment {
     const { services: factories, agentHosts } = this.environment;
+    const checkOutput = nonProtocolOutputCheck(this.agent.label, this.conversation.thread, this.conversation.log);
     const host = hostFor(launch, {
       pool: this.agent.shareProcess === false ? undefined : agentHosts,
       offers: { fs: Boolean(factories?.createFs), terminals: Boolean(factories?.createTerminals) },
-      onFrame: (frame) => this.environment.frames.record(frame),
+      onFrame: (frame) => {
+        this.environment.frames.record(frame);
+        checkOutput(frame);
+      },
       log: this.conversation.log,
       label: this.agent.label,
       start: this.environment.startAgent,
@@ -118,11 +125,11 @@ export class SessionOpener {
     return new AgentAttachment(host, launch, { ...ports, fs, terminals }, services, agentHosts);
   }
 
-  /** `initialize` (once per process), then the agent-handled sign-in the user chose, if any. */
-  async initialize(attachment: AgentAttachment, agentAuth: string | null): Promise<acp.InitializeResponse> {
+  /** `initialize` (once per process), then the agent-handled sign-in the user chose, if any; `initialized` hears the answer before any sign-in. */
+  async initialize(attachment: AgentAttachment, agentAuth: string | null, initialized?: (response: acp.InitializeResponse) => void): Promise<acp.InitializeResponse> {
     const { connection, process: agentProcess } = attachment;
     const prepared = attachment.host.prepare(() => initializeAgent(connection, {
-      agent: this.agent, env: attachment.launch.env, signInOffered: this.environment.signIn !== undefined, skipKeyAuth: agentAuth !== null, log: this.conversation.log,
+      agent: this.agent, env: attachment.launch.env, signInOffered: this.environment.signIn !== undefined, skipKeyAuth: agentAuth !== null, log: this.conversation.log, initialized,
     }));
     const init = await raceExit(prepared.response, agentProcess);
     if (agentAuth) await raceExit(connection.authenticate(agentAuth), agentProcess);
@@ -169,6 +176,7 @@ export class SessionOpener {
       return raceExit(openSession(connection, { kind: 'new' }, launch.cwd, servers), agentProcess);
     });
     attachment.sessionId = session.sessionId;
+    this.conversation.sessionKnown(session.sessionId);
     return session;
   }
 }

@@ -15,6 +15,8 @@ import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
 import { dispatchMessage, type MessageHandlers } from './panelMessages';
 import { PromptDispatcher } from './promptDispatch';
+import { allowedInReplay, REPLAY_NOTICE } from './replayTab';
+import { ThreadLinks } from './threadLinks';
 import { ReviewFeedback } from './reviewFeedback';
 import type { ReviewSource } from './reviewSource';
 import { SessionHistory } from './sessionHistory';
@@ -43,6 +45,8 @@ export interface EditorActions {
    * without such storage has no workspace to guard: every workspace counts as used.
    */
   workspaceUse?: WorkspaceUse;
+  /** A card's "Show frames": the frame inspector filtered to that tool call. */
+  showFrames?(toolCallId: string): void;
 }
 
 const everywhereUsed: WorkspaceUse = { used: true, markUsed: () => undefined };
@@ -68,6 +72,8 @@ export class ChatPresenter implements Disposable {
   readonly reviewFeedback: ReviewFeedback | null;
   /** "Restore to here" on user messages (none without a folder's storage). */
   private readonly checkpoints: CheckpointPanel | null;
+  /** "Show frames" on cards and "Show in thread" from the frame inspector. */
+  private readonly links: ThreadLinks;
   /** The sessions' cwd, for the names cards give files. */
   private readonly workspaceRoot: string | null;
 
@@ -107,6 +113,7 @@ export class ChatPresenter implements Disposable {
     this.view = new WebviewStream(post, this.tabs, this.conversation, () => this.state());
     this.checkpoints = checkpoints ? this.subscriptions.add(new CheckpointPanel(checkpoints, this.tabs, (message) => this.view.send(message), () => this.view.tabsChanged())) : null;
     this.history = new SessionHistory(saved?.closed ?? [], this.agents, this.tabs, this.view, changed);
+    this.links = new ThreadLinks(this.tabs, (message) => this.view.send(message), actions.showFrames);
     this.handlers = this.messageHandlers(new ForkAndRename(this.tabs, this.view, changed));
     this.tabs.restore(saved, selectedAgentId);
     const feedback = this.reviewFeedback;
@@ -148,7 +155,18 @@ export class ChatPresenter implements Disposable {
   }
 
   handle(message: WebviewToHost): Promise<void> {
+    if (this.tabs.active.readOnly && !allowedInReplay(message)) return Promise.resolve();
     return dispatchMessage(this.handlers, message);
+  }
+
+  /** A replayed recording's conversation in a read-only tab, in front. */
+  openReplay(session: SessionController): void {
+    this.tabs.openReplay(session).session.thread.addNotice('info', REPLAY_NOTICE);
+  }
+
+  /** "Show in thread": the tool call's conversation in front, its card in view; false when no tab shows it. */
+  revealToolCall(toolCallId: string): boolean {
+    return this.links.reveal(toolCallId);
   }
 
   /** Sent now, or queued behind the running turn (the first message here starts the agent). */
@@ -261,6 +279,7 @@ export class ChatPresenter implements Disposable {
       ...this.tabs.handlers,
       ...this.history.handlers,
       ...edits.handlers,
+      ...this.links.handlers,
       setSessionOption: conversation,
       setFollowAgent: conversation,
       requestMentions: conversation,
@@ -268,6 +287,7 @@ export class ChatPresenter implements Disposable {
       copyText: conversation,
       ready: () => {
         this.view.attach();
+        this.links.viewReady();
         this.checkpoints?.refresh();
         if (this.use.used && this.session.connectionView.phase === 'idle') void this.session.start();
       },

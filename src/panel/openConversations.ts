@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { TabsView } from '../contract/sessionTabsView';
-import type { SessionEnvironment } from '../conversation/sessionController';
+import type { SessionController, SessionEnvironment } from '../conversation/sessionController';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { Disposable } from '../util/disposable';
 import type { AgentCatalog } from './agentCatalog';
@@ -60,9 +60,22 @@ export class OpenConversations implements Disposable {
     return this.tabs.find((candidate) => candidate.id === tabId);
   }
 
-  /** The conversations worth saving: those with something in them. */
+  /** The conversations worth saving: those with something in them (a replay is in its recording already). */
   records(): TranscriptRecord[] {
-    return this.tabs.filter((tab) => tab.session.thread.length > 0).map((tab) => tab.record());
+    return this.tabs.filter((tab) => tab.session.thread.length > 0 && !tab.readOnly).map((tab) => tab.record());
+  }
+
+  /** The tab that shows this tool call's card, the one in front first. */
+  withToolCall(toolCallId: string): SessionTab | undefined {
+    return [this.current, ...this.tabs].find((tab) => tab?.session.thread.toolCall(toolCallId) !== undefined) ?? undefined;
+  }
+
+  /** A replayed recording in front, in a tab of its own that nothing can act through. */
+  openReplay(session: SessionController): SessionTab {
+    const tab = new SessionTab(session.agent, this.environment, this.listener, undefined, undefined, session);
+    this.tabs.push(tab);
+    this.activate(tab);
+    return tab;
   }
 
   view(): TabsView {
@@ -128,13 +141,13 @@ export class OpenConversations implements Disposable {
     const tab = this.find(tabId);
     if (!tab) return;
     this.activate(tab);
-    if (tab.session.connectionView.phase === 'idle' && tab.session.thread.length === 0) await tab.session.start();
+    if (tab.session.connectionView.phase === 'idle' && tab.session.thread.length === 0 && !tab.readOnly) await tab.session.start();
   }
 
   private async close(tabId: string): Promise<void> {
     const tab = this.find(tabId);
     if (!tab) return;
-    if (tab.session.thread.length > 0) this.events.closed(tab.record());
+    if (tab.session.thread.length > 0 && !tab.readOnly) this.events.closed(tab.record());
     await tab.session.close().catch(() => undefined);
     this.remove(tab);
   }

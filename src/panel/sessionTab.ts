@@ -28,6 +28,8 @@ export class SessionTab implements Disposable {
   readonly session: SessionController;
   readonly terminalFeed: TerminalFeed;
   readonly queue: PromptQueue;
+  /** A replayed recording: it can be looked at, never acted on (see `allowedInReplay`). */
+  readonly readOnly: boolean;
   private readonly subscriptions = new DisposableStore();
   private lastActivity = new Date().toISOString();
 
@@ -37,9 +39,12 @@ export class SessionTab implements Disposable {
     listener: TabListener,
     mirrorTerminals: ((displays: TerminalDisplays) => Disposable) | undefined,
     readonly id = `tab-${Date.now().toString(36)}-${nextTabNumber++}`,
+    /** A recording's session to show instead of starting one of the tab's own. */
+    replayed: SessionController | null = null,
   ) {
-    const session = new SessionController(agent, environment);
+    const session = replayed ?? new SessionController(agent, environment);
     this.session = session;
+    this.readOnly = replayed !== null;
     this.subscriptions.add(session.thread.onDelta((delta) => {
       listener.delta(this, delta);
       if (delta.type === 'entryAdded' || (delta.type === 'entryUpdated' && delta.entry.kind === 'toolCall')) listener.activity(this);

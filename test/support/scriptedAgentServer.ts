@@ -146,7 +146,9 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   const terminalSignIn = new TerminalSignIn(env, options.invocation);
   const apiKey = new ApiKeySignIn(env);
   const conversation = new ScriptedConversation(env);
-  const extras = new AgentExtras(env);
+  const extras = new AgentExtras(env, host);
+  const banner = extras.banner();
+  if (banner) streams.output.write(banner);
   // Topic scenario modules add themselves here.
   const scenarios: Record<string, Scenario> = { ...coreScenarios(streams.output, host), ...terminalScenarios, ...fsScenarios, ...conversation.scenarios, ...elicitationScenarios, ...extras.scenarios };
   // Session ids stay unique across agents that share a workspace's session store.
@@ -161,10 +163,11 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   };
 
   const app = extras.withHandlers(conversation.withHandlers(acp.agent({ name: 'scripted-agent' })))
-    .onRequest(acp.methods.agent.initialize, (ctx) => {
+    .onRequest(acp.methods.agent.initialize, async (ctx) => {
       clientCapabilities = ctx.params.clientCapabilities ?? {};
+      await extras.beforeInitializeAnswer();
       return {
-        protocolVersion: acp.PROTOCOL_VERSION,
+        protocolVersion: extras.protocolVersion(),
         agentCapabilities: {
           loadSession: true,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },

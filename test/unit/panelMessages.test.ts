@@ -40,6 +40,7 @@ function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K
     deleteHistory: { type: 'deleteHistory', key: 'tandem:no-such-tab' },
     answerElicitation: { type: 'answerElicitation', requestId: 'no-such-request', action: 'cancel', values: {} },
     closeTab: { type: 'closeTab', tabId: 'no-such-tab' },
+    showFrames: { type: 'showFrames', toolCallId: 'no-such-tool-call' },
   };
 }
 

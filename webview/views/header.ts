@@ -2,6 +2,7 @@ import type { AgentChoiceView, ConnectionView } from '../../src/contract/viewMod
 import type { SignInMethodView } from '../../src/contract/terminalView';
 import { button, el, icon, textWithCode } from '../dom';
 import type { PostToHost } from '../vscodeApi';
+import { failureDetails, stageList } from './startupDetails';
 
 const phaseLabels: Record<ConnectionView['phase'], string> = {
   idle: 'Not started',
@@ -55,20 +56,41 @@ export class HeaderView {
     this.status.replaceChildren(el('span', { class: 'status-dot', 'aria-hidden': 'true' }), phaseLabels[connection.phase]);
     this.status.title = connection.message ?? `${connection.agentName ?? 'Agent'}: ${phaseLabels[connection.phase]}`;
     document.body.dataset.connection = connection.phase;
-    const showBanner = connection.phase === 'failed' || connection.phase === 'exited' || connection.phase === 'restricted' || connection.phase === 'signInRequired';
-    this.banner.hidden = !showBanner;
-    if (!showBanner) return;
-    const actions = connection.phase === 'restricted' ? [] : connection.phase === 'signInRequired' ? signInButtons(connection.signIn ?? [], this.post) : [
-      button('Show log', { secondary: true, onClick: () => this.post({ type: 'runAction', action: 'showLog' }) }),
-      button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => this.post({ type: 'runAction', action: 'restartAgent' }) }),
-    ];
+    const content = bannerContent(connection, this.post);
+    this.banner.hidden = content === null;
+    if (!content) return;
     this.banner.className = `connection-banner phase-${connection.phase}`;
-    this.banner.replaceChildren(
-      icon(connection.phase === 'restricted' ? 'shield' : connection.phase === 'signInRequired' ? 'account' : 'error'),
-      el('span', { class: 'banner-text' }, textWithCode(connection.message ?? phaseLabels[connection.phase])),
-    );
-    if (actions.length > 0) this.banner.append(el('div', { class: 'banner-actions' }, ...actions));
+    this.banner.replaceChildren(...content);
   }
+}
+
+const problemPhases: ReadonlySet<ConnectionView['phase']> = new Set(['failed', 'exited', 'restricted', 'signInRequired']);
+
+/** What the banner holds for this state: a start's stages, a problem's sentence and actions, or nothing. */
+function bannerContent(connection: ConnectionView, post: PostToHost): HTMLElement[] | null {
+  if (connection.phase === 'starting') {
+    return connection.startup ? [el('span', { class: 'banner-text' }, connection.message ?? phaseLabels.starting), stageList(connection.startup)] : null;
+  }
+  if (!problemPhases.has(connection.phase)) return null;
+  // A failed start's sentence leaves its log lines to the folded details under it.
+  const sentence = connection.startup?.summary ?? connection.message ?? phaseLabels[connection.phase];
+  const content = [
+    icon(connection.phase === 'restricted' ? 'shield' : connection.phase === 'signInRequired' ? 'account' : 'error'),
+    el('span', { class: 'banner-text' }, textWithCode(sentence)),
+  ];
+  if (connection.startup?.summary) content.push(el('div', { class: 'banner-details' }, ...failureDetails(connection.startup, post)));
+  const actions = bannerActions(connection, post);
+  if (actions.length > 0) content.push(el('div', { class: 'banner-actions' }, ...actions));
+  return content;
+}
+
+function bannerActions(connection: ConnectionView, post: PostToHost): HTMLElement[] {
+  if (connection.phase === 'restricted') return [];
+  if (connection.phase === 'signInRequired') return signInButtons(connection.signIn ?? [], post);
+  return [
+    button('Show log', { secondary: true, onClick: () => post({ type: 'runAction', action: 'showLog' }) }),
+    button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => post({ type: 'runAction', action: 'restartAgent' }) }),
+  ];
 }
 
 /** One button per way to sign in the agent offers, then the log. */

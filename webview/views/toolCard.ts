@@ -7,6 +7,7 @@ import type { ReviewStore } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
 import { renderPendingFile, type HunkContext } from './hunkView';
 import type { TerminalPanes } from './terminalView';
+import { showFramesLink } from './toolFrameLink';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { PathLabel } from '../../src/contract/pathLabel';
 
@@ -70,6 +71,7 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
   if (tool.permissionNote) card.append(el('div', { class: 'permission-note' }, icon('shield'), ` ${tool.permissionNote}`));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
+  card.append(showFramesLink(tool.toolCallId, (toolCallId) => context.post({ type: 'showFrames', toolCallId })));
   return card;
 }
 

@@ -20,6 +20,8 @@ export function showFramesLink(toolCallId: string, showFrames: (toolCallId: stri
 export function revealToolCard(thread: HTMLElement, toolCallId: string): boolean {
   const card = [...thread.querySelectorAll<HTMLElement>('[data-tool-call-id]')].find((candidate) => candidate.dataset.toolCallId === toolCallId);
   if (!card) return false;
+  // A folded group of reads hides its cards: it opens to show this one.
+  for (let group = card.closest('details'); group; group = group.parentElement?.closest('details') ?? null) group.open = true;
   card.scrollIntoView({ block: 'center' });
   card.classList.add('revealed');
   card.setAttribute('tabindex', '-1');

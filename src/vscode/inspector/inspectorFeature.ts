@@ -20,6 +20,8 @@ export interface InspectorFeatureOptions {
   frames: FrameStore;
   /** The conversation in front of the user; null until it opened a session. */
   conversation(): InspectedConversation | null;
+  /** The conversation in front when it is a replayed recording: its frames are the replay's own. */
+  inspectedReplay?(): Inspected | null;
   /** Brings the chat panel to the tool call's card. */
   showInThread(toolCallId: string): void;
   logger: Logger;
@@ -91,6 +93,8 @@ export class InspectorFeature extends DisposableBase {
 
   /** The conversation in front with its frames out of the window's, or null (and the user told why). */
   private conversation(): Inspected | null {
+    const replay = this.options.inspectedReplay?.();
+    if (replay) return replay;
     const conversation = this.options.conversation();
     if (!conversation) {
       void vscode.window.showInformationMessage(NO_CONVERSATION);

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { describeSkipped, MAX_RECORDING_BYTES, readRecording, RecordingError, type LoadedRecording } from '../../inspector/recording';
 import type { ReplaySpeed } from '../../inspector/replayChannel';
+import type { SessionController } from '../../conversation/sessionController';
 import { RecordingReplay } from '../../panel/recordingReplay';
 import { storeRedaction } from '../../inspector/slicedRedaction';
 import { DisposableBase, toDisposable } from '../../util/disposable';
@@ -12,8 +13,8 @@ export interface ReplayCommandOptions {
   inspector: InspectorFeature;
   logger: Logger;
   /**
-   * Shows the replayed conversation's thread (read-only) where conversations are shown; without
-   * it the replay is seen through its frames and report only.
+   * Shows the replayed conversation's thread (read-only) where conversations are shown, which
+   * then owns it; without it the replay is seen through its frames and report only.
    */
   showReplay?(replay: RecordingReplay): void;
   /** Brings the shown replay's thread to a tool call's card. */
@@ -35,12 +36,21 @@ async function readRecordingFile(uri: vscode.Uri): Promise<LoadedRecording> {
 
 /** "Replay Recording…": a recording plays into a conversation of its own, where nothing runs. */
 export class ReplayCommand extends DisposableBase {
-  private current: RecordingReplay | null = null;
+  /** Every replay of this window, by its conversation: the inspector of a replay tab shows the replay's own frames. */
+  private readonly replays = new Map<SessionController, { replay: RecordingReplay; inspected: Inspected }>();
 
   constructor(private readonly options: ReplayCommandOptions) {
     super();
     this.register(vscode.commands.registerCommand('tandem.replayRecording', () => options.inspector.run(() => this.replay())));
-    this.register(toDisposable(() => this.current?.dispose()));
+    this.register(toDisposable(() => {
+      for (const { replay } of this.replays.values()) replay.dispose();
+      this.replays.clear();
+    }));
+  }
+
+  /** The replay whose conversation this is, as the inspector sees it; null for a live conversation. */
+  inspectedFor(session: SessionController): Inspected | null {
+    return this.replays.get(session)?.inspected ?? null;
   }
 
   private async replay(): Promise<void> {
@@ -59,17 +69,22 @@ export class ReplayCommand extends DisposableBase {
       { label: 'At recorded speed', description: 'pauses longer than 3 s are shortened', speed: 'recorded' as ReplaySpeed },
     ], { title: 'Replay the recording' });
     if (!speed) return;
-    this.current?.dispose();
     const replay = new RecordingReplay(recording, {
       speed: speed.speed,
       logger: this.options.logger,
       workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir(),
     });
-    this.current = replay;
-    this.options.showReplay?.(replay);
     const skipped = describeSkipped(recording.skipped);
     const notes: string[] = skipped ? [skipped] : [];
-    this.options.inspector.showInspector(this.inspected(replay, notes));
+    const inspected = this.inspected(replay, notes);
+    if (this.options.showReplay) this.options.showReplay(replay);
+    else {
+      // Seen through its frames alone, only the latest replay is kept.
+      for (const { replay: earlier } of this.replays.values()) earlier.dispose();
+      this.replays.clear();
+      this.options.inspector.showInspector(inspected);
+    }
+    this.replays.set(replay.session, { replay, inspected });
     const played = await replay.play();
     notes.push(...played);
     const summary = `Replay finished: ${recording.frames.length} frames${notes.length > 0 ? `; ${notes.join(' ')}` : '.'}`;

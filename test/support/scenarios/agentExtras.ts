@@ -13,10 +13,19 @@
  * Env: SCRIPTED_AGENT_STEERING=1 advertises steering in `initialize` (`_meta.steering.supported`);
  * SCRIPTED_AGENT_STEERING=new-turn answers `startedNewTurn` instead of `injected`.
  * SCRIPTED_AGENT_EARLY_UPDATES=1 sends updates for a new session before answering `session/new`.
+ * SCRIPTED_AGENT_HANDSHAKE: `silent` never answers `initialize`; `protocol-2` answers it with
+ * protocol version 2; `exit-on-session` logs and exits when asked for a session; `banner` prints
+ * lines that are not JSON on stdout before anything else.
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { sleep, streamText, update } from '../../../src/demo-agent/agentKit';
 import type { Scenario, ScriptedAgentEnv } from './scenario';
+
+/** What the handshake faults need of the agent's process (a subset of ScriptedAgentHost). */
+interface ExtrasHost {
+  log(line: string): void;
+  exit(code: number): void;
+}
 
 interface SteerParams {
   sessionId: string;
@@ -38,7 +47,23 @@ export class AgentExtras {
   /** Per session: the running `steerable` turn's inbox. */
   private readonly inboxes = new Map<string, (text: string) => void>();
 
-  constructor(private readonly env: ScriptedAgentEnv) {}
+  constructor(private readonly env: ScriptedAgentEnv, private readonly host: ExtrasHost) {}
+
+  /** Written to stdout before the agent speaks ACP at all. */
+  banner(): string {
+    return this.env.SCRIPTED_AGENT_HANDSHAKE === 'banner' ? 'Welcome to the scripted agent!\nLoading plugins...\n' : '';
+  }
+
+  /** Resolves when the agent is ready to answer `initialize` (never, for `silent`). */
+  beforeInitializeAnswer(): Promise<void> {
+    if (this.env.SCRIPTED_AGENT_HANDSHAKE !== 'silent') return Promise.resolve();
+    this.host.log('scripted agent: waiting for a license server that never answers');
+    return new Promise<void>(() => undefined);
+  }
+
+  protocolVersion(): number {
+    return this.env.SCRIPTED_AGENT_HANDSHAKE === 'protocol-2' ? 2 : acp.PROTOCOL_VERSION;
+  }
 
   /** The `_meta` of the `initialize` answer. */
   initializeMeta(): Record<string, unknown> | undefined {
@@ -47,6 +72,11 @@ export class AgentExtras {
 
   /** Updates an agent sends for a session whose `session/new` it has not answered yet. */
   async beforeSessionAnswer(client: acp.AgentContext, sessionId: string): Promise<void> {
+    if (this.env.SCRIPTED_AGENT_HANDSHAKE === 'exit-on-session') {
+      this.host.log(`scripted agent: fatal: cannot create the session store at ${this.env.SCRIPTED_AGENT_STORE_URL ?? 'memory'}`);
+      this.host.exit(4);
+      return new Promise<void>(() => undefined);
+    }
     if (this.env.SCRIPTED_AGENT_EARLY_UPDATES !== '1') return;
     await update(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'Announced before session/new was answered' }] });
     await update(client, sessionId, { sessionUpdate: 'session_info_update', title: 'Early title' });

@@ -1,0 +1,127 @@
+// Checkpoints where they can break: the packaged .vsix in code-server, an agent that changes
+// files through the editor and on the disk itself over three turns (creating one file and
+// deleting another), the user editing one file by hand in the editor, and "Restore to here" on
+// the first message, "Redo restore" and a window reload, every result checked as bytes (sha256).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBytesWorkbench, utf8, type BytesWorkbench, type PanelDriver } from '../support/panelDriver';
+import { openFile, screenshot, webviewFrame } from '../support/workbench';
+
+let tmp: string;
+let workbench: BytesWorkbench | undefined;
+let page: Page;
+let ui: PanelDriver;
+
+/** The project before the first message: every file byte for byte, null for no file. */
+const ORIGINAL: Record<string, Buffer | null> = {
+  'editor-bom.txt': utf8('\uFEFFfirst\r\nsecond\r\nthird\r\n'),
+  'hand.txt': utf8('mine to edit\nline two\n'),
+  'disk-lone-cr.txt': utf8('one\rtwo\nthree\n'),
+  'deleted.txt': utf8('deleted by the agent 🙂\r\n'),
+  'editor-unicode.txt': utf8('café 日本語\nno final newline'),
+  'created.txt': null,
+};
+const NAMES = Object.keys(ORIGINAL);
+
+/** Every file of the project as it is now. */
+const project = () => Object.fromEntries(NAMES.map((name) => [name, ui.onDisk(name)]));
+
+async function expectProject(want: Record<string, Buffer | null>, what: string): Promise<void> {
+  for (const name of NAMES) {
+    await ui.expectBytes(name, want[name] ?? null).catch((error: Error) => {
+      throw new Error(`${what}: ${error.message}`);
+    });
+  }
+}
+
+const userMessage = (index: number) => ui.panel.locator('.user-message').nth(index);
+const preview = () => ui.panel.locator('.checkpoint-preview');
+const previewRow = (name: string) => preview().locator(`.change-row[data-path="${ui.at(name)}"]`);
+
+/** Opens the preview of "Restore to here" on the first message and checks what it lists. */
+async function previewFirstMessage(expected: Record<string, string>): Promise<void> {
+  await userMessage(0).getByRole('button', { name: 'Restore to here' }).click();
+  await preview().waitFor({ timeout: 20_000 });
+  const rows = await preview().locator('.change-row').evaluateAll((items: Element[]) => items.map((item) => [item.getAttribute('data-path') ?? '', item.querySelector('.change-status')?.textContent ?? '']));
+  assert.deepEqual(Object.fromEntries(rows), Object.fromEntries(Object.entries(expected).map(([name, letter]) => [ui.at(name), letter])), 'the files the preview lists, with what it does to each');
+}
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'tandem-checkpoints-e2e-'));
+  workbench = await openBytesWorkbench(tmp, { 'tandem.review.tellAgentAboutUndo': false });
+  ({ ui } = workbench);
+  ({ page } = ui);
+});
+
+after(async () => {
+  await workbench?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('checkpoints in code-server', () => {
+  test('restore to the first message brings back every byte, asks before overwriting a hand edit, is undone by Redo restore, and survives a reload', { timeout: 420_000 }, async () => {
+    for (const [name, bytes] of Object.entries(ORIGINAL)) if (bytes) writeFileSync(ui.at(name), bytes);
+    // A clean editor of a file the agent changes through the editor, as a user would have it open.
+    await openFile(page, 'editor-bom.txt');
+    await ui.turn(`bytes-editor ${ui.request([ui.editorEntry('editor-bom.txt', 'first\r\nSECOND\r\nthird\r\n'), ui.editorEntry('hand.txt', 'mine to edit\nline TWO by the agent\n')])}`);
+    await ui.turn(`bytes-disk ${ui.request([ui.diskEntry('disk-lone-cr.txt', utf8('one\rTWO\nthree\nfour\n')), ui.diskEntry('deleted.txt', null)])}`);
+    await ui.turn(`bytes-editor ${ui.request([ui.editorEntry('editor-unicode.txt', 'café 日本語 ✓\nno final newline'), ui.editorEntry('created.txt', 'created through the editor 🙂\n')])}`);
+    await ui.expectBytes('editor-bom.txt', utf8('\uFEFFfirst\r\nSECOND\r\nthird\r\n'));
+    await ui.expectBytes('disk-lone-cr.txt', utf8('one\rTWO\nthree\nfour\n'));
+    await ui.expectBytes('deleted.txt', null);
+    await ui.expectBytes('created.txt', utf8('created through the editor 🙂\n'));
+    await ui.pendingFiles(6);
+    await ui.barButton('Keep all').click();
+    await ui.pendingFiles(0);
+
+    // The user changes one of the agent's files by hand in the editor, and saves.
+    await openFile(page, 'hand.txt');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('typed by the user\n');
+    await page.keyboard.press('Control+s');
+    await ui.until(async () => ui.onDisk('hand.txt')?.toString('utf8').endsWith('typed by the user\n') === true, 'the hand edit on disk');
+    const later = project();
+    assert.equal(later['hand.txt']?.toString('utf8'), 'mine to edit\nline TWO by the agent\ntyped by the user\n');
+
+    await previewFirstMessage({ 'created.txt': 'D', 'deleted.txt': 'A', 'disk-lone-cr.txt': 'M', 'editor-bom.txt': 'M', 'editor-unicode.txt': 'M', 'hand.txt': 'M' });
+    assert.match(await previewRow('hand.txt').locator('.checkpoint-hand-edit').innerText(), /changed since Tandem last saw it/);
+    assert.equal(await preview().locator('.checkpoint-hand-edit').count(), 1, 'only the hand-edited file is marked');
+    const alsoMine = preview().getByRole('checkbox');
+    assert.match(await preview().locator(`label[for="${await alsoMine.getAttribute('id')}"]`).innerText(), /Also restore the file marked with a warning/);
+    assert.equal(await alsoMine.isChecked(), false);
+    await screenshot(page, 'e2e-checkpoints-preview');
+
+    // No to overwriting the hand edit: every other file goes back, that one keeps the user's bytes.
+    await preview().getByRole('button', { name: 'Restore code', exact: true }).click();
+    await expectProject({ ...ORIGINAL, 'hand.txt': later['hand.txt'] ?? null }, 'after the restore');
+    await ui.panel.locator('.notice', { hasText: 'Restored 5 files' }).waitFor({ timeout: 15_000 });
+    assert.match(await ui.panel.locator('.notice', { hasText: 'Restored 5 files' }).innerText(), /hand\.txt \(you kept your version\)/);
+    await screenshot(page, 'e2e-checkpoints-restored');
+
+    await userMessage(0).getByRole('button', { name: 'Redo restore' }).click();
+    await preview().waitFor({ timeout: 20_000 });
+    await preview().getByRole('button', { name: 'Redo restore', exact: true }).click();
+    await expectProject(later, 'after Redo restore');
+
+    // Let the index and copies reach workspace storage, then reload the whole window.
+    await page.waitForTimeout(1_500);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    ui.panel = await webviewFrame(page, '#tandem-root', 60_000);
+    await userMessage(0).getByRole('button', { name: 'Restore to here' }).waitFor({ timeout: 60_000 });
+    await previewFirstMessage({ 'created.txt': 'D', 'deleted.txt': 'A', 'disk-lone-cr.txt': 'M', 'editor-bom.txt': 'M', 'editor-unicode.txt': 'M', 'hand.txt': 'M' });
+    await screenshot(page, 'e2e-checkpoints-preview-after-reload');
+    // Yes this time: the hand-edited file goes back too.
+    await preview().getByRole('checkbox').check();
+    await preview().getByRole('button', { name: 'Restore code', exact: true }).click();
+    await expectProject(ORIGINAL, 'after the restore in the reloaded window');
+    await userMessage(0).getByRole('button', { name: 'Redo restore' }).click();
+    await preview().getByRole('button', { name: 'Redo restore', exact: true }).click();
+    await expectProject(later, 'after Redo restore in the reloaded window');
+  });
+});

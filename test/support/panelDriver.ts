@@ -1,0 +1,160 @@
+/**
+ * Drives Tandem's panel in code-server as a user does, for the suites and benches that check
+ * the workspace as bytes: send a message, allow what the agent asks, wait for the turn to end,
+ * poll a file until its sha256 is the one wanted, hand the bytes agent (test/e2e/reviewBytesAgent.ts)
+ * its request files. Every wait is bounded.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import type { BytesRequest } from '../e2e/reviewBytesAgent';
+import { REPO_ROOT, startCodeServer, type CodeServer } from './code-server';
+import { tsxLoader } from './scriptedAgentSpec';
+import { launchBrowser, openWorkbench, webviewFrame, type WorkbenchBrowser } from './workbench';
+
+const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
+
+export const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex'));
+export const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** Where two byte strings first differ, in hex, for a failure message. */
+export function difference(got: Buffer | null, want: Buffer | null): string {
+  if (got === null || want === null) return got === null ? 'the file is missing' : 'the file should not exist';
+  let i = 0;
+  while (i < got.length && i < want.length && got[i] === want[i]) i++;
+  return `${got.length} bytes, want ${want.length}; first difference at byte ${i}: got ${got.subarray(Math.max(0, i - 4), i + 8).toString('hex')}, want ${want.subarray(Math.max(0, i - 4), i + 8).toString('hex')}`;
+}
+
+type BytesEntry = BytesRequest['files'][number];
+
+export class PanelDriver {
+  private requests = 0;
+
+  /** `panel`: the chat webview's frame (replace it after a reload); `scratch`: where request files go. */
+  constructor(readonly page: Page, public panel: Frame, readonly workspace: string, private readonly scratch: string) {}
+
+  at(name: string): string {
+    return join(this.workspace, name);
+  }
+
+  /** The file's bytes, or null when there is none. */
+  onDisk(name: string): Buffer | null {
+    return existsSync(this.at(name)) ? readFileSync(this.at(name)) : null;
+  }
+
+  /** Polls until the file holds exactly `want` (null: absent), then checks it by sha256. */
+  async expectBytes(name: string, want: Buffer | null, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (sha(this.onDisk(name)) !== sha(want) && Date.now() < deadline) await this.page.waitForTimeout(100);
+    assert.equal(sha(this.onDisk(name)), sha(want), `${name}: ${difference(this.onDisk(name), want)}`);
+  }
+
+  /** Polls a condition of the workbench, bounded. */
+  async until(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await this.page.waitForTimeout(150);
+    }
+  }
+
+  async send(text: string): Promise<void> {
+    const input = this.panel.locator('#composer-input textarea');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /** Sends `text` and waits for its turn to end, allowing every permission the agent asks on the way. */
+  async turn(text: string, timeoutMs = 90_000): Promise<void> {
+    const ended = this.panel.locator('.turn-ended');
+    const before = await ended.count();
+    await this.send(text);
+    const allow = this.panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
+    const deadline = Date.now() + timeoutMs;
+    while ((await ended.count()) <= before) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the turn for ${JSON.stringify(text.slice(0, 40))} to end`);
+      if (await allow.first().isVisible().catch(() => false)) await allow.first().click({ timeout: 2_000 }).catch(() => undefined);
+      else await this.page.waitForTimeout(200);
+    }
+    const reason = await ended.nth(before).getAttribute('data-stop-reason');
+    if (reason !== 'end_turn') {
+      const said = await this.panel.locator('.notice, .turn-ended, .tool-card').allInnerTexts();
+      assert.fail(`the turn for ${JSON.stringify(text.slice(0, 40))} ended ${reason}; the thread ends with ${JSON.stringify(said.slice(-4))}`);
+    }
+  }
+
+  /** A request file for the bytes agent (the prompt names it). */
+  request(files: BytesEntry[]): string {
+    const file = join(this.scratch, `request-${++this.requests}.json`);
+    writeFileSync(file, JSON.stringify({ files }));
+    return file;
+  }
+
+  /** A bytes-disk entry: the agent writes these exact bytes itself (null deletes the file). */
+  diskEntry(name: string, bytes: Buffer | null): BytesEntry {
+    return { path: this.at(name), bytes: bytes === null ? null : bytes.toString('base64') };
+  }
+
+  /** A bytes-editor entry: the agent writes this text through the editor (fs/write_text_file). */
+  editorEntry(name: string, text: string): BytesEntry {
+    return { path: this.at(name), text };
+  }
+
+  changesBar() {
+    return this.panel.locator('#changes-bar');
+  }
+
+  /** Waits until the changes bar says `count` files are pending (0: none). */
+  async pendingFiles(count: number, timeoutMs = 15_000): Promise<void> {
+    const text = count === 0 ? 'No pending changes' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
+    const bar = this.changesBar();
+    await this.until(async () => ((await bar.isHidden()) ? count === 0 : (await bar.locator('.changes-summary').innerText()).includes(text)), `"${text}" in the changes bar`, timeoutMs);
+  }
+
+  barButton(name: string) {
+    return this.changesBar().getByRole('button', { name, exact: true });
+  }
+}
+
+/** Chromium on code-server with the packaged extension and the bytes agent as the default agent, the panel found (the agent starts with the first message). */
+export interface BytesWorkbench {
+  ui: PanelDriver;
+  close(): Promise<void>;
+}
+
+/** `tmp`: a temp folder that gets the workspace (`tmp/workspace`) and the agent's request files. */
+export async function openBytesWorkbench(tmp: string, settings: Record<string, unknown> = {}): Promise<BytesWorkbench> {
+  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
+  const workspace = join(tmp, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  let server: CodeServer | undefined;
+  let browser: WorkbenchBrowser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await server?.stop();
+  };
+  try {
+    server = await startCodeServer({
+      workspace,
+      vsix: VSIX,
+      settings: {
+        'tandem.revealOnStartup': true,
+        'tandem.defaultAgent': 'bytes',
+        // VS Code's desktop default; in the browser it saves after a second.
+        'files.autoSave': 'off',
+        'tandem.agents': { bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] } },
+        ...settings,
+      },
+    });
+    browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
+    const page = await openWorkbench(browser, server.url);
+    const ui = new PanelDriver(page, await webviewFrame(page, '#tandem-root', 60_000), workspace, tmp);
+    return { ui, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

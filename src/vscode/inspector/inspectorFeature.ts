@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Frame, FrameStore } from '../../acp/frames';
 import { conversationFrames } from '../../inspector/conversationFrames';
-import { deliveryMarks } from '../../inspector/deliveryCheck';
-import { fidelityReport } from '../../inspector/fidelityReport';
+import { conversationReport } from '../../inspector/conversationReport';
 import { buildFrameIndex } from '../../inspector/frameIndex';
 import type { InspectedConversation } from '../../inspector/inspectedConversation';
 import { exportFrames, recordingHeader, writeRecording } from '../../inspector/recording';
@@ -131,11 +130,7 @@ export class InspectorFeature extends DisposableBase {
 
   private async showReport(inspected: Inspected | null): Promise<void> {
     if (!inspected) return;
-    const { conversation } = inspected;
-    const frames = inspected.frames();
-    const { projectRules, tandemGrants } = conversation.permissions();
-    const delivery = await deliveryMarks(frames, buildFrameIndex(frames));
-    const report = fidelityReport({ frames, agentLabel: conversation.label, workspaceRoots: conversation.workspaceRoots, files: conversation.files(), projectRules, tandemGrants, deliveryMarks: delivery });
+    const report = await conversationReport(inspected.conversation, inspected.frames());
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: reportMarkdown(report) });
     await vscode.commands.executeCommand('markdown.showPreview', document.uri);
     const choice = await vscode.window.showInformationMessage(report.summary, 'Export JSON…');

@@ -76,11 +76,13 @@ export function builtInPresets(demoAgentScript: string, nodeExecutable: string):
     {
       id: 'codex',
       label: 'Codex',
-      description: "OpenAI's Codex through its ACP adapter.",
+      description: "OpenAI's Codex through its ACP adapter (codex-acp, which brings its own Codex).",
       command: 'codex-acp',
       args: [],
       env: {},
-      installHint: 'Install it with `npm install -g @agentclientprotocol/codex-acp`, then sign in with `codex login` or set OPENAI_API_KEY.',
+      installHint: 'Install it with `npm install -g @agentclientprotocol/codex-acp`, then sign in from the panel (an OpenAI API key, kept in VS Code\'s secret storage, or ChatGPT) or beforehand with `codex-acp login`.',
+      // Not from the environment: an API-key sign-in replaces the login Codex keeps in ~/.codex (a
+      // ChatGPT one included), so it is sent only when the user chose it in the panel.
       authMethodWhenKeyInEnv: null,
     },
   ];

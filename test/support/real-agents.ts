@@ -17,7 +17,7 @@ export interface PreSessionStep {
 }
 
 export interface AgentSpec extends SpawnSpec {
-  name: "claude" | "gemini";
+  name: "claude" | "gemini" | "codex";
   /** Scratch HOME of this agent (settings, logs, session files). */
   home: string;
   /** Requests the agent needs between `initialize` and `session/new`. */
@@ -111,6 +111,68 @@ export function geminiAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): 
       // Headless folder-trust check: the scratch workspace is trusted by the test.
       GEMINI_CLI_TRUST_WORKSPACE: "true",
       GEMINI_TELEMETRY_ENABLED: "false",
+      ...opts.env,
+    },
+  };
+}
+
+/**
+ * The model Codex starts with: the newest one in codex 0.166's bundled catalogue that still gets the
+ * classic tool set (`exec_command` as a JSON function, `apply_patch` as a free-form tool). The
+ * newer ones only get `exec`, a JavaScript "code mode" tool that calls the others from a script.
+ */
+export const CODEX_MODEL = "gpt-5.5";
+
+export interface CodexSpecOptions extends AgentSpecOptions {
+  /**
+   * Codex's built-in OpenAI provider (pointed at the scripted server with `openai_base_url`) and no
+   * login, as a new user starts: the agent asks to be signed in, and the key then reaches the model.
+   */
+  signedOut?: boolean;
+}
+
+export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): AgentSpec {
+  const { home, cwd, dispose } = scratch("codex", opts.cwd);
+  const codexHome = path.join(home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  // Codex's own config.toml keys. A custom model provider without `requires_openai_auth` needs no
+  // login, so no key reaches the agent. No retries: a scripted turn is consumed once, a retry
+  // would eat the next one. Top-level keys come first: in TOML a key after a [table] belongs to it.
+  const lines = [
+    `model = "${CODEX_MODEL}"`,
+    opts.signedOut ? `openai_base_url = "${modelUrl}/v1"` : `model_provider = "scripted"`,
+    `check_for_update_on_startup = false`,
+    `web_search = "disabled"`,
+    `[analytics]`,
+    `enabled = false`,
+    `[feedback]`,
+    `enabled = false`,
+  ];
+  if (!opts.signedOut) {
+    lines.push(
+      `[model_providers.scripted]`,
+      `name = "Scripted"`,
+      `base_url = "${modelUrl}/v1"`,
+      `wire_api = "responses"`,
+      `requires_openai_auth = false`,
+      `request_max_retries = 0`,
+      `stream_max_retries = 0`,
+    );
+  }
+  writeFileSync(path.join(codexHome, "config.toml"), [...lines, ""].join("\n"));
+  return {
+    name: "codex",
+    command: process.execPath,
+    args: [binScript("codex-acp")],
+    cwd,
+    home,
+    preSession: [],
+    dispose,
+    env: {
+      ...baseEnv(home),
+      CODEX_HOME: codexHome,
+      // Offer no browser sign-in (nothing could open one here), only what works headless.
+      NO_BROWSER: "1",
       ...opts.env,
     },
   };

@@ -15,7 +15,7 @@ import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
 import { dispatchMessage, type MessageHandlers } from './panelMessages';
 import { PromptDispatcher } from './promptDispatch';
-import { allowedInReplay, REPLAY_NOTICE } from './replayTab';
+import { allowedInReplay, refuseInReplay, REPLAY_NOTICE } from './replayTab';
 import { ThreadLinks } from './threadLinks';
 import { ReviewFeedback } from './reviewFeedback';
 import type { ReviewSource } from './reviewSource';
@@ -155,7 +155,7 @@ export class ChatPresenter implements Disposable {
   }
 
   handle(message: WebviewToHost): Promise<void> {
-    if (this.tabs.active.readOnly && !allowedInReplay(message)) return Promise.resolve();
+    if (this.tabs.active.readOnly && !allowedInReplay(message)) return refuseInReplay(this.tabs.active, message);
     return dispatchMessage(this.handlers, message);
   }
 

@@ -1,4 +1,5 @@
 import type { WebviewToHost } from '../contract/messages';
+import type { SessionTab } from './sessionTab';
 
 /**
  * What the user can do while a replayed recording is in front: look at it, move between tabs
@@ -16,3 +17,8 @@ export function allowedInReplay(message: WebviewToHost): boolean {
 }
 
 export const REPLAY_NOTICE = 'A replay of a recording: nothing here is sent to an agent, run or written. Its cards are read-only.';
+
+/** What a replay tab says when the user tries to send to it: the composer is still there, the agent is not. */
+export async function refuseInReplay(tab: SessionTab, message: WebviewToHost): Promise<void> {
+  if (message.type === 'sendPrompt') tab.session.thread.addNotice('info', 'Nothing was sent: this tab replays a recording. Open a new conversation to talk to an agent.');
+}

@@ -91,7 +91,9 @@ describe('a replay in the chat panel', () => {
     await panel.presenter.handle({ type: 'runAction', action: 'restartAgent' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(replay.frames.frames().length, framesBefore, 'no frame went to the replayed agent');
-    assert.deepEqual(panel.presenter.state().entries, entries, 'the thread is as recorded');
+    const after = panel.presenter.state().entries;
+    assert.deepEqual(after.slice(0, entries.length), entries, 'the thread is as recorded');
+    assert.deepEqual(after.slice(entries.length).map((entry) => entry.kind === 'notice' && entry.text), ['Nothing was sent: this tab replays a recording. Open a new conversation to talk to an agent.'], 'and says why nothing was sent');
     assert.ok(panel.presenter.revealToolCall('read-1'), 'its cards can be shown from the inspector');
 
     await panel.presenter.handle({ type: 'closeTab', tabId: tabs.activeTabId });

@@ -42,15 +42,21 @@ export class OpeningUpdates {
 }
 
 /**
- * Agents must write nothing but JSON-RPC on stdout (their log goes to stderr). The first line
- * that cannot be a message is named once per process in the thread; the connection carries on.
+ * Agents must write nothing but JSON-RPC on stdout (their log goes to stderr). A line that
+ * cannot be a message while the session opens (a banner, a warning printed to stdout: what
+ * leaves other clients "stuck on loading") is named once in the thread; any such line is
+ * logged, and the traffic log shows it. The connection carries on.
  */
-export function nonProtocolOutputCheck(agentLabel: string, thread: ThreadModel, log: Logger): (frame: Frame) => void {
+export function nonProtocolOutputCheck(agentLabel: string, thread: ThreadModel, log: Logger, opening: () => boolean): (frame: Frame) => void {
   let noticed = false;
   return (frame) => {
-    if (noticed || frame.direction !== 'in' || frame.text.trimStart().startsWith('{')) return;
-    noticed = true;
+    if (frame.direction !== 'in' || frame.text.trimStart().startsWith('{')) return;
     const text = redactSecrets(frame.text);
+    if (noticed || !opening()) {
+      log.warn(`non-JSON line on the agent's stdout: ${text.slice(0, 500)}`);
+      return;
+    }
+    noticed = true;
     const line = text.length > 120 ? `${text.slice(0, 120)}…` : text;
     log.warn(`non-JSON line on the agent's stdout: ${text.slice(0, 500)}`);
     thread.addNotice('warning', `${agentLabel} wrote a line that is not an ACP message on its output ("${line}"); Tandem skipped it. Agents log to stderr: see Show Traffic.`, ['showTraffic']);

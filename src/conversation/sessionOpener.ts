@@ -103,7 +103,8 @@ export class SessionOpener {
   /** Starts the agent, or joins its running process, with this conversation's services. */
   attach(launch: AgentLaunch, ports: ConversationPorts): AgentAttachment {
     const { services: factories, agentHosts } = this.environment;
-    const checkOutput = nonProtocolOutputCheck(this.agent.label, this.conversation.thread, this.conversation.log);
+    let attachment: AgentAttachment | null = null;
+    const checkOutput = nonProtocolOutputCheck(this.agent.label, this.conversation.thread, this.conversation.log, () => attachment?.sessionId == null);
     const host = hostFor(launch, {
       pool: this.agent.shareProcess === false ? undefined : agentHosts,
       offers: { fs: Boolean(factories?.createFs), terminals: Boolean(factories?.createTerminals) },
@@ -122,7 +123,8 @@ export class SessionOpener {
     const terminals = factories?.createTerminals?.(context) ?? null;
     if (fs) services.add(fs);
     if (terminals) services.add(terminals);
-    return new AgentAttachment(host, launch, { ...ports, fs, terminals }, services, agentHosts);
+    attachment = new AgentAttachment(host, launch, { ...ports, fs, terminals }, services, agentHosts);
+    return attachment;
   }
 
   /** `initialize` (once per process), then the agent-handled sign-in the user chose, if any; `initialized` hears the answer before any sign-in. */

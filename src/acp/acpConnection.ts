@@ -6,6 +6,7 @@ import { lineTee, nextConnectionNumber, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 import { LegacyModelsReader, type LegacyModels } from './legacyModels';
+import { UpdateFastPath } from './updateFastPath';
 
 /** The session capabilities in a raw `initialize` answer, or null for any other frame. */
 function unstableSessionCapabilities(line: string): Record<string, unknown> | null {
@@ -63,7 +64,8 @@ function offered<T>(port: T | null, method: string): T {
 
 /**
  * The ACP client over one agent process: raw frames are teed before the SDK sees them, the
- * SDK frames and validates JSON-RPC, and typed calls go out through `agent`.
+ * SDK frames and validates JSON-RPC (the common `session/update`s are taken off before it, see
+ * UpdateFastPath), and typed calls go out through `agent`.
  */
 export class AcpConnection {
   private readonly connection: acp.ClientConnection;
@@ -79,6 +81,8 @@ export class AcpConnection {
   /** Settles only if the connection fails (see `failure`). */
   readonly failed: Promise<ConnectionFailure>;
   private closing = false;
+  /** Only the answer to `initialize` carries the capabilities: no other line is searched for them. */
+  private initializing = false;
 
   constructor(agentProcess: Pick<AgentChannel, 'stdin' | 'stdout'>, onFrame: FrameListener, private readonly ports: ClientPorts) {
     let outputEnded = false;
@@ -86,19 +90,18 @@ export class AcpConnection {
       outputEnded = true;
     });
     const connection = nextConnectionNumber();
+    const updates = new UpdateFastPath((notification) => ports.sessionUpdate(notification));
     const fromAgent = agentOutputStream(agentProcess.stdout).pipeThrough(lineTee('in', (frame) => {
-      if (this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
+      if (this.initializing && this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       this.legacyModelsReader.received(frame.text);
       onFrame(frame);
-    }, connection));
+    }, connection)).pipeThrough(updates.stage());
     const toAgentTee = lineTee('out', (frame) => {
       this.legacyModelsReader.sent(frame.text);
       onFrame(frame);
     }, connection);
     void toAgentTee.readable.pipeTo(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>).catch(() => undefined);
-    const app = acp
-      .client({ name: clientInfo.name })
-      .onNotification(acp.methods.client.session.update, (ctx) => ports.sessionUpdate(ctx.params))
+    const app = updates.registerFirst(acp.client({ name: clientInfo.name }))
       .onRequest(acp.methods.client.session.requestPermission, (ctx) => ports.requestPermission(ctx.params, ctx.signal))
       .onRequest(acp.methods.client.fs.readTextFile, (ctx) => offered<FsPort>(ports.fs, ctx.method).readTextFile(ctx.params, ctx.signal))
       .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => offered<FsPort>(ports.fs, ctx.method).writeTextFile(ctx.params, ctx.signal))
@@ -109,10 +112,11 @@ export class AcpConnection {
       .onRequest(acp.methods.client.terminal.release, (ctx) => offered<TerminalPort>(ports.terminals, ctx.method).release(ctx.params))
       .onRequest(acp.methods.client.elicitation.create, (ctx) => offered<ElicitationPort>(ports.elicitation ?? null, ctx.method).create(ctx.params, ctx.signal))
       .onNotification(acp.methods.client.elicitation.complete, (ctx) => ports.elicitation?.complete(ctx.params));
-    this.connection = app.connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
+    this.connection = updates.registerLast(app).connect(acp.ndJsonStream(toAgentTee.writable, fromAgent));
     this.failed = new Promise((resolve) => {
       // Heard before the SDK rejects the open requests with the same reason.
       this.connection.signal.addEventListener('abort', () => {
+        updates.close();
         if (this.closing) return;
         this.failure = failureOf(this.connection.signal.reason, outputEnded);
         resolve(this.failure);
@@ -126,10 +130,13 @@ export class AcpConnection {
 
   /** `offered`: what the session offers beyond the ports (display terminals, terminal sign-in). */
   async initialize(offered: Pick<OfferedServices, 'terminalOutput' | 'terminalAuth'> = {}): Promise<acp.InitializeResponse> {
+    this.initializing = true;
     const response = await this.connection.agent.request<acp.InitializeResponse, acp.InitializeRequest>(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: clientCapabilities({ ...offered, booleanConfigOptions: true, sessionNotices: true, subagentTranscript: true, elicitation: Boolean(this.ports.elicitation), fs: this.ports.fs !== null, terminals: this.ports.terminals !== null }),
       clientInfo,
+    }).finally(() => {
+      this.initializing = false;
     });
     this.initializeResponse = response;
     return response;

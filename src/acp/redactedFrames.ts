@@ -36,7 +36,10 @@ export class RedactedFrames implements Disposable {
   add(frame: Frame): void {
     this.waiting.push(frame);
     this.arrivals++;
-    if (this.waiting.length - this.head > this.maxWaiting) this.head++;
+    if (this.waiting.length - this.head > this.maxWaiting) {
+      this.head++;
+      this.compact();
+    }
     this.arm();
   }
 

@@ -36,7 +36,7 @@ export class DetailPane {
 
   show(row: FrameRowView, text: string, inThread: boolean): void {
     this.heading.textContent = `#${row.index + 1} ${directionLabel(row)} ${frameLabel(row)}`;
-    const facts = [timeLabel(row.at), sizeLabel(row.size), latencyLabel(row), row.sessionId ? `session ${row.sessionId}` : ''].filter(Boolean);
+    const facts = [timeLabel(row.at), sizeLabel(row.size), latencyLabel(row), row.sessionId ? `session ${row.sessionId}` : '', row.connection === null ? '' : `connection ${row.connection}`].filter(Boolean);
     this.facts.replaceChildren(facts.join(' · '), ...(row.mark ? [el('div', { class: `detail-mark mark-${row.mark.kind}` }, `${row.mark.kind}: ${row.mark.reason}`)] : []));
     const buttons: HTMLElement[] = [];
     const toolCallId = row.toolCallId;

@@ -105,9 +105,16 @@ export class UpdateFastPath {
       run.push(segment);
       return;
     }
-    const line = this.held.length === 0 ? segment : joined([...this.held, segment], this.heldBytes + segment.length);
+    const held = this.held;
+    const bytes = this.heldBytes + segment.length;
     this.held = [];
     this.heldBytes = 0;
+    // However it arrived, a line too long to hold is the SDK's: its size limit applies.
+    if (bytes > MAX_HELD_BYTES) {
+      run.push(...held, segment);
+      return;
+    }
+    const line = held.length === 0 ? segment : joined([...held, segment], bytes);
     const notification = this.checked(line);
     if (!notification) {
       run.push(line);

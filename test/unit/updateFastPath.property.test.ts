@@ -189,4 +189,24 @@ describe('AcpConnection against the bare SDK client', () => {
     await waitFor(() => events.length >= 6, 'every event');
     assert.deepEqual(events, ['current_mode_update', 'one', 'permission', 'two', long, 'three']);
   });
+
+  test('an update line over the SDK limit ends the connection as too large, even when it arrives in one piece', async (t) => {
+    const stdout = new PassThrough();
+    const stdin = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    const delivered: string[] = [];
+    const connection = new AcpConnection({ stdout, stdin }, () => undefined, {
+      sessionUpdate: ({ update }) => delivered.push(update.sessionUpdate),
+      requestPermission: () => Promise.reject(new Error('not in this test')),
+      fs: null,
+      terminals: null,
+    });
+    t.after(() => {
+      connection.close();
+      stdout.destroy();
+    });
+    const text = 'x'.repeat(acp.DEFAULT_MAX_MESSAGE_BYTES);
+    stdout.write(updateLine(END) + updateLine({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }));
+    assert.deepEqual(await connection.failed, { kind: 'tooLarge', maxBytes: acp.DEFAULT_MAX_MESSAGE_BYTES });
+    assert.deepEqual(delivered, ['agent_message_chunk'], 'only the update before it arrived');
+  });
 });

@@ -55,6 +55,32 @@ export interface Bench {
   run(context: BenchContext): Promise<BenchResult>;
 }
 
+/**
+ * The figures followed from run to run, under names that never change: each section emits its
+ * own under these exact keys, and the `BENCH_JSON` line lists every one of them.
+ */
+export const STABLE_KEYS = [
+  'hostIngest.inProcessVsParse',
+  'hostIngest.pipeVsRaw',
+  'streaming.flood.codeServerVsRaw',
+  'streaming.flood.maxFrameGapMs',
+  'streaming.paced.vsRaw',
+  'bigThread.appendP95Ms',
+  'panel.readyMs',
+  'bundles.webviewBytes',
+  'bundles.extensionBytes',
+  'terminal.vsNodePipe',
+  'review.vsGitNoSpawn',
+  'fsRead.vsEcho',
+] as const;
+
+export type StableKey = (typeof STABLE_KEYS)[number];
+
+/** Every stable key with its figure, or null when its section did not run or could not measure it. */
+export function stableFigures(figures: Figures): Record<StableKey, Figure | null> {
+  return Object.fromEntries(STABLE_KEYS.map((key) => [key, figures[key] ?? null])) as Record<StableKey, Figure | null>;
+}
+
 /** Enough digits for sub-millisecond timings while keeping the JSON line readable. */
 const DIGITS = 3;
 
@@ -77,6 +103,15 @@ export function distribution(samples: readonly number[], unit: Unit): Figure {
 /** How many times slower the first path is than the second: the ratio of their medians. */
 export function slowdown(samples: readonly number[], baseline: readonly number[]): Figure {
   return single(median(samples) / median(baseline), 'x');
+}
+
+/**
+ * Per-run ratios of two paths measured side by side in the same rounds (`samples[i]` against
+ * `baseline[i]`), as a distribution: the spread shows how much one slow round moved the figure.
+ */
+export function pairedRatios(samples: readonly number[], baseline: readonly number[]): Figure {
+  if (samples.length !== baseline.length || samples.length === 0) throw new Error('paired ratios need the same non-zero number of runs on both sides');
+  return distribution(samples.map((sample, index) => sample / (baseline[index] as number)), 'x');
 }
 
 /** Prefixes every key with `prefix.`, for figures measured the same way on several subjects. */

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { lineTee } from '../src/acp/frames';
-import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
+import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import type { HandshakeTarget } from './handshake';
 import { count, ms, perSecond, ratio, table } from './report';
 import { WARMUP_ROUNDS, type Cleanup, type Timed } from './resources';
@@ -46,17 +46,25 @@ async function pipeRuns(agent: HandshakeTarget, chunks: number, cleanup: Cleanup
   }
 }
 
-/** One round: the in-memory paths first (no agent process running), then the two pipe runs. */
+type InMemoryKey = Exclude<PathKey, 'endToEndTandem' | 'endToEndRaw'>;
+const IN_MEMORY: Record<InMemoryKey, (text: string, chunks: number) => (Timed & Partial<PipelineRun>) | Promise<Timed & Partial<PipelineRun>>> = {
+  parseOnly,
+  threadAndBatcher: threadAndBatcherOnly,
+  sdkClientOnly,
+  inProcessConnection: (text, chunks) => inProcessConnection(text, chunks, FLOOD_SESSION_ID),
+};
+
+/**
+ * One round: the in-memory paths first (no agent process running), then the two pipe runs;
+ * every other round runs each group in the opposite order, so drift and warm-up hit all alike.
+ */
 async function measureRound(text: string, chunks: number, agent: HandshakeTarget, cleanup: Cleanup, round: number): Promise<{ samples: Round; wireLine: string | null }> {
-  const parse = parseOnly(text, chunks);
-  const direct = threadAndBatcherOnly(text, chunks);
-  const sdkOnly = await sdkClientOnly(text, chunks);
-  const inProcess = await inProcessConnection(text, chunks, FLOOD_SESSION_ID);
-  const { endToEnd, raw } = await pipeRuns(agent, chunks, cleanup, round % 2 === 0);
-  return {
-    samples: { parseOnly: parse, threadAndBatcher: direct, sdkClientOnly: sdkOnly, inProcessConnection: inProcess, endToEndTandem: endToEnd, endToEndRaw: raw },
-    wireLine: endToEnd.wireLine,
-  };
+  const forward = round % 2 === 0;
+  const keys = Object.keys(IN_MEMORY) as InMemoryKey[];
+  const inMemory: Partial<Round> = {};
+  for (const key of forward ? keys : [...keys].reverse()) inMemory[key] = await IN_MEMORY[key](text, chunks);
+  const { endToEnd, raw } = await pipeRuns(agent, chunks, cleanup, forward);
+  return { samples: { ...(inMemory as Record<InMemoryKey, Timed>), endToEndTandem: endToEnd, endToEndRaw: raw }, wireLine: endToEnd.wireLine };
 }
 
 function progressLine(label: string, { parseOnly: a, threadAndBatcher: b, sdkClientOnly: c, inProcessConnection: d, endToEndTandem: e, endToEndRaw: f }: Round): string {
@@ -91,9 +99,13 @@ async function measureIngest(context: BenchContext): Promise<Figures> {
     context.progress(progressLine(round >= WARMUP_ROUNDS ? `run ${round - WARMUP_ROUNDS + 1}/${runs}` : 'warm-up', measured.samples));
   }
   const wall = (key: PathKey) => counted.map((run) => run[key].ms);
+  const cpu = (key: PathKey) => counted.map((run) => run[key].cpuMs);
   const figures: Figures = {
-    inProcessVsParse: slowdown(wall('inProcessConnection'), wall('parseOnly')),
-    pipeVsRaw: slowdown(wall('endToEndTandem'), wall('endToEndRaw')),
+    inProcessVsParse: pairedRatios(wall('inProcessConnection'), wall('parseOnly')),
+    pipeVsRaw: pairedRatios(wall('endToEndTandem'), wall('endToEndRaw')),
+    // This process's CPU only: the agent writing the flood works in its own process.
+    inProcessVsParseCpu: pairedRatios(cpu('inProcessConnection'), cpu('parseOnly')),
+    pipeVsRawCpu: pairedRatios(cpu('endToEndTandem'), cpu('endToEndRaw')),
     ...Object.assign({}, ...PATHS.map((key) => prefixed(key, pathFigures(counted, key, chunks)))) as Figures,
   };
   // The agent's session ids carry its pid; the bytes around them must be the same.
@@ -139,20 +151,28 @@ async function measureTeeLines(runs: number): Promise<Figures> {
 function ingestTable(figures: Figures, chunks: number): string {
   const of = (key: PathKey, name: string): Figure => figures[`${key}.${name}`] ?? { value: Number.NaN, unit: 'ms' };
   const baseline = of('parseOnly', 'ms').value;
+  const cpuBaseline = of('parseOnly', 'cpuMs').value;
   return table(
     [
       { title: 'path' }, { title: 'median', align: 'right' }, { title: 'frames/s', align: 'right' }, { title: 'time vs A', align: 'right' },
-      { title: 'min..max', align: 'right' }, { title: 'host CPU', align: 'right' }, { title: 'batches', align: 'right' },
+      { title: 'min..max', align: 'right' }, { title: 'host CPU', align: 'right' }, { title: 'CPU vs A', align: 'right' }, { title: 'batches', align: 'right' },
     ],
     PATHS.map((key) => {
       const wall = of(key, 'ms');
+      const cpu = of(key, 'cpuMs');
       const batches = figures[`${key}.batches`];
       return [
         PATH_LABELS[key], ms(wall.value), perSecond(chunks / (wall.value / 1000)), ratio(wall.value / baseline),
-        `${ms(wall.min ?? wall.value)}..${ms(wall.max ?? wall.value)}`, ms(of(key, 'cpuMs').value), batches ? String(batches.value) : '-',
+        `${ms(wall.min ?? wall.value)}..${ms(wall.max ?? wall.value)}`, ms(cpu.value), ratio(cpu.value / cpuBaseline), batches ? String(batches.value) : '-',
       ];
     }),
   );
+}
+
+/** A ratio's median with the spread of its per-round values. */
+function spread(figure: Figure | undefined): string {
+  if (!figure) return '-';
+  return `${ratio(figure.value)} (min ${ratio(figure.min ?? figure.value)}, max ${ratio(figure.max ?? figure.value)}, ${figure.runs ?? 1} rounds)`;
 }
 
 export const hostIngestBench: Bench = {
@@ -171,6 +191,9 @@ export const hostIngestBench: Bench = {
       lines: [
         `   ${count(chunks)} notifications, median of ${throughputRuns} runs after ${WARMUP_ROUNDS} warm-up.`,
         ingestTable(figures, chunks),
+        `   ratios per round, side by side: D/A wall ${spread(figures.inProcessVsParse)}, host CPU ${spread(figures.inProcessVsParseCpu)}`,
+        `                                   E/F wall ${spread(figures.pipeVsRaw)}, host CPU ${spread(figures.pipeVsRawCpu)}`,
+        '   each round runs A..D and the two pipe runs in one order, the next round in the opposite order.',
         '   A: the pre-generated NDJSON text (same bytes the agent writes) split on \\n, each line JSON.parsed.',
         '   B: A + ThreadModel.applyUpdate + DeltaBatcher.push; synchronous, so the batcher flushes once.',
         `   C: the same text in ${PIPE_CHUNK_BYTES / 1024} KiB chunks through the ACP SDK client only: Readable.toWeb -> ndJsonStream -> JSON-RPC dispatch + schema validation -> a counting handler.`,

@@ -1,4 +1,5 @@
 /** Plain-text tables for the benchmark output. */
+import { stableFigures, type Figure, type Figures } from './figures';
 
 export type Align = 'left' | 'right';
 
@@ -36,4 +37,27 @@ export function perSecond(value: number): string {
 
 export function count(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+function figureText(figure: Figure): string {
+  switch (figure.unit) {
+    case 'ms':
+      return ms(figure.value);
+    case 'x':
+      return ratio(figure.value);
+    case 'bytes':
+      return `${count(figure.value)} bytes`;
+    default:
+      return `${figure.value} ${figure.unit}`;
+  }
+}
+
+/** The stable figures of this run, one row each; a section that did not run says so instead of a number. */
+export function stableTable(figures: Figures): string {
+  const rows = Object.entries(stableFigures(figures)).map(([key, figure]) => {
+    if (!figure) return [key, 'not measured in this run', ''];
+    const spread = figure.min !== undefined && figure.max !== undefined ? `${figureText({ ...figure, value: figure.min })}..${figureText({ ...figure, value: figure.max })} (${figure.runs ?? 1} runs)` : '';
+    return [key, figureText(figure), spread];
+  });
+  return table([{ title: 'stable key' }, { title: 'median', align: 'right' }, { title: 'min..max' }], rows);
 }

@@ -17,7 +17,7 @@ import { TerminalFeed } from '../src/panel/terminalFeed';
 import { TerminalDisplays } from '../src/terminals/terminalDisplays';
 import { TerminalService } from '../src/terminals/terminalService';
 import { silentLogger } from '../src/util/logger';
-import { distribution, prefixed, single, slowdown, type Bench, type Figures } from './figures';
+import { distribution, pairedRatios, prefixed, single, type Bench, type Figures } from './figures';
 import { ms, ratio, table } from './report';
 import { fullGc, WARMUP_ROUNDS } from './resources';
 import { median, round } from './stats';
@@ -121,24 +121,27 @@ async function peakDuring(run: () => Promise<unknown>): Promise<MemoryPeak> {
   return { retainedMB: round(retained / MB, 1), peakRssMB: round(peak.absoluteRss / MB, 1), rssMB: round(peak.rss / MB, 1), heapMB: round(peak.heap / MB, 1), externalMB: round(peak.external / MB, 1) };
 }
 
-/** Capture vs cat vs a bare Node pipe reader on the same file; the first round warms the page cache and the JIT. */
+/** Capture vs cat vs a bare Node pipe reader on the same file; the first round warms the page cache and the JIT; ratios are per round. */
 async function throughput(scratch: string, sizeMB: number, runs: number): Promise<Figures> {
   // Printable lines, like real command output (colours included), not a run of one byte.
   const line = 'src/terminals/outputBuffer.ts:42: \u001b[32mok\u001b[0m keeps the newest bytes within the limit\n';
   const file = path.join(scratch, 'output.txt');
   writeFileSync(file, line.repeat(Math.ceil((sizeMB * MB) / Buffer.byteLength(line))).slice(0, sizeMB * MB));
-  const tandemMs: number[] = [];
-  const catMs: number[] = [];
-  const pipeMs: number[] = [];
+  const paths = {
+    tandem: () => throughTandem(scratch, 'cat', [file]),
+    cat: () => throughCat(file),
+    pipe: () => throughNodePipe(file),
+  };
+  const samples: Record<keyof typeof paths, number[]> = { tandem: [], cat: [], pipe: [] };
+  const names = Object.keys(paths) as (keyof typeof paths)[];
   for (let run = 0; run < runs + WARMUP_ROUNDS; run++) {
-    const tandem = await throughTandem(scratch, 'cat', [file]);
-    const cat = await throughCat(file);
-    const pipe = await throughNodePipe(file);
-    if (run < WARMUP_ROUNDS) continue;
-    tandemMs.push(tandem);
-    catMs.push(cat);
-    pipeMs.push(pipe);
+    // Every other round in the opposite order, so page cache and JIT drift hit each path alike.
+    for (const name of run % 2 === 0 ? names : [...names].reverse()) {
+      const elapsed = await paths[name]();
+      if (run >= WARMUP_ROUNDS) samples[name].push(elapsed);
+    }
   }
+  const { tandem: tandemMs, cat: catMs, pipe: pipeMs } = samples;
   const mbps = (samples: number[]) => single(sizeMB / (median(samples) / 1000), 'MB/s');
   return {
     captureMs: distribution(tandemMs, 'ms'),
@@ -147,9 +150,9 @@ async function throughput(scratch: string, sizeMB: number, runs: number): Promis
     captureMBps: mbps(tandemMs),
     catMBps: mbps(catMs),
     nodePipeMBps: mbps(pipeMs),
-    vsCat: slowdown(tandemMs, catMs),
-    nodePipeVsCat: slowdown(pipeMs, catMs),
-    vsNodePipe: slowdown(tandemMs, pipeMs),
+    vsCat: pairedRatios(tandemMs, catMs),
+    nodePipeVsCat: pairedRatios(pipeMs, catMs),
+    vsNodePipe: pairedRatios(tandemMs, pipeMs),
   };
 }
 
@@ -174,6 +177,7 @@ function terminalLines(figures: Figures, sizeMB: number, runs: number): string[]
       row('cat file | Node reads the pipe, keeps nothing', 'nodePipe', ratio(value('nodePipeVsCat'))),
       row('terminal/create: cat file (TerminalService + displays + panel feed)', 'capture', ratio(value('vsCat'))),
     ]),
+    `   capture vs the Node pipe reader, per round: ${ratio(value('vsNodePipe'))} median, ${ratio(figures.vsNodePipe?.min ?? Number.NaN)}..${ratio(figures.vsNodePipe?.max ?? Number.NaN)}; rounds alternate the order of the three paths.`,
     `\nPeak memory growth of the host while a command prints ${MEMORY_TEST_BYTES / MB} MB (${LIMIT / 1024} KB limit)\n`,
     table([{ title: 'measure' }, { title: 'growth', align: 'right' }], [
       ['RSS (peak of the whole process)', megabytes('peakRssMB')],

@@ -6,7 +6,11 @@ import { SessionController } from '../src/conversation/sessionController';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
-import { claudeAgentSpec, type PreSessionStep } from '../test/support/real-agents';
+import { startGeminiModelServer } from '../test/support/model-servers/gemini';
+import { startOpenAIModelServer } from '../test/support/model-servers/openai';
+import type { ScriptedModelServer } from '../test/support/model-servers/script';
+import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, type AgentSpec, type PreSessionStep } from '../test/support/real-agents';
+import { measureFirstToken, type FirstTokenResult, type PromptScript } from './firstToken';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { packageVersion } from './machine';
@@ -140,46 +144,136 @@ function handshakeTable(rows: { target: string; figures: Figures }[]): string {
   );
 }
 
-/** The real Claude adapter against the scripted Claude model server: a fresh HOME per launch. */
-async function measureClaude(context: BenchContext): Promise<HandshakeResult> {
-  const server = await startClaudeModelServer();
-  const closeServer = context.cleanup.add('close Claude model server', () => server.close());
+/** A started agent: launches for the handshake, and what makes it answer a prompt with text. */
+export interface StartedAgent {
+  target: HandshakeTarget;
+  script: PromptScript;
+  close(): Promise<void>;
+}
+
+/**
+ * An agent the section measures. Each one that runs here is listed in `HANDSHAKE_AGENTS`; an
+ * agent added to the project adds its entry there (a real adapter behind its scripted model
+ * server: `modelServerAgent`).
+ */
+export interface HandshakeAgent {
+  /** The figures' key: handshake.<key>.*, handshake.firstToken.<key>.* */
+  key: string;
+  /** A real adapter: skipped with --quick. */
+  real: boolean;
+  start(context: BenchContext): Promise<StartedAgent>;
+}
+
+const ANSWER = 'First token.';
+
+/** A real adapter against its scripted model server: a fresh HOME per launch, the answer queued before each prompt. */
+export function modelServerAgent(key: string, packageName: string, startServer: () => Promise<ScriptedModelServer>, spec: (modelUrl: string) => AgentSpec): HandshakeAgent {
+  return {
+    key,
+    real: true,
+    async start() {
+      const server = await startServer();
+      return {
+        target: {
+          name: `${key} ${packageVersion(packageName)} (scripted model server)`,
+          launch: () => {
+            const made = spec(server.url);
+            return { definition: definitionFromSpec(made), cwd: made.cwd, preSession: made.preSession, dispose: () => made.dispose() };
+          },
+        },
+        script: { prompt: 'Say something short.', scriptAnswer: () => server.enqueue({ text: ANSWER }) },
+        close: () => server.close(),
+      };
+    },
+  };
+}
+
+export const HANDSHAKE_AGENTS: HandshakeAgent[] = [
+  {
+    key: 'scripted',
+    real: false,
+    start: async (context) => ({ target: await context.scriptedAgent(), script: { prompt: `echo ${ANSWER}`, scriptAnswer: () => undefined }, close: async () => undefined }),
+  },
+  modelServerAgent('claude', '@agentclientprotocol/claude-agent-acp', startClaudeModelServer, (url) => claudeAgentSpec(url)),
+  modelServerAgent('gemini', '@google/gemini-cli', startGeminiModelServer, (url) => geminiAgentSpec(url)),
+  modelServerAgent('codex', '@agentclientprotocol/codex-acp', startOpenAIModelServer, (url) => codexAgentSpec(url)),
+];
+
+interface Measured {
+  key: string;
+  handshake: HandshakeResult;
+  firstToken: FirstTokenResult;
+}
+
+async function measureAgent(agent: HandshakeAgent, context: BenchContext): Promise<Measured> {
+  const started = await agent.start(context);
+  const close = context.cleanup.add(`close what ${agent.key} needs`, () => started.close());
   try {
-    const claude: HandshakeTarget = {
-      name: `claude-agent-acp ${packageVersion('@agentclientprotocol/claude-agent-acp')} (scripted model server)`,
-      launch: () => {
-        const spec = claudeAgentSpec(server.url);
-        return { definition: definitionFromSpec(spec), cwd: spec.cwd, preSession: spec.preSession, dispose: () => spec.dispose() };
-      },
-    };
-    context.progress(`handshake: real Claude adapter, ${WARMUP_ROUNDS} warm-up + ${context.options.realRuns} interleaved rounds`);
-    return await measureHandshake(claude, context.options.realRuns, WARMUP_ROUNDS, context.cleanup, context.progress);
+    const runs = agent.real ? context.options.realRuns : context.options.runs;
+    context.progress(`handshake: ${started.target.name}, ${WARMUP_ROUNDS} warm-up + ${runs} interleaved rounds`);
+    const handshake = await measureHandshake(started.target, runs, WARMUP_ROUNDS, context.cleanup, context.progress);
+    const launch = started.target.launch();
+    const dispose = context.cleanup.add(`dispose first-token launch of ${agent.key}`, () => launch.dispose());
+    try {
+      const firstToken = await measureFirstToken({ ...launch, ...started.script }, FIRST_TOKEN_RUNS, context.cleanup, context.progress);
+      return { key: agent.key, handshake, firstToken };
+    } finally {
+      await dispose();
+    }
   } finally {
-    await closeServer();
+    await close();
   }
+}
+
+const FIRST_TOKEN_RUNS = 5;
+
+function firstTokenFigures(result: FirstTokenResult): Figures {
+  return { tandemMs: distribution(result.tandem, 'ms'), rawMs: distribution(result.raw, 'ms'), vsRaw: slowdown(result.tandem, result.raw) };
+}
+
+function firstTokenTable(rows: { key: string; figures: Figures }[]): string {
+  const spread = (figure: Figure | undefined) => (figure ? `${ms(figure.value)} [${ms(figure.min ?? figure.value)}..${ms(figure.max ?? figure.value)}]` : '-');
+  return table(
+    [{ title: 'agent' }, { title: 'runs', align: 'right' }, { title: 'Tandem median [min..max]', align: 'right' }, { title: 'raw median [min..max]', align: 'right' }, { title: 'Tandem/raw', align: 'right' }],
+    rows.map(({ key, figures }) => [key, String(figures.tandemMs?.runs ?? '-'), spread(figures.tandemMs), spread(figures.rawMs), figures.vsRaw ? ratio(figures.vsRaw.value) : '-']),
+  );
 }
 
 export const handshakeBench: Bench = {
   name: 'handshake',
-  title: 'Handshake: spawn -> initialize -> session/new ready',
+  title: 'Handshake (spawn -> initialize -> session/new ready) and first token after Enter, per agent',
   async run(context) {
     const { options, progress } = context;
-    const scripted = await context.scriptedAgent();
-    progress(`handshake: scripted agent, ${WARMUP_ROUNDS} warm-up + ${options.runs} interleaved rounds`);
-    const measured = [{ key: 'scripted', result: await measureHandshake(scripted, options.runs, WARMUP_ROUNDS, context.cleanup, progress) }];
-    if (options.quick) progress('handshake: real Claude adapter skipped (--quick)');
-    else measured.push({ key: 'claude', result: await measureClaude(context) });
-    const rows = measured.map(({ key, result }) => ({ key, target: result.target, figures: handshakeFigures(result) }));
+    const measured: Measured[] = [];
+    const notes: string[] = [];
+    for (const agent of HANDSHAKE_AGENTS) {
+      if (agent.real && options.quick) {
+        notes.push(`   ${agent.key}: skipped (--quick)`);
+        continue;
+      }
+      try {
+        measured.push(await measureAgent(agent, context));
+      } catch (error) {
+        // One agent that cannot run here does not hide the others' figures; the report says why.
+        notes.push(`   ${agent.key}: not measured: ${error instanceof Error ? error.message : String(error)}`);
+        progress(`handshake: ${agent.key} failed: ${String(error)}`);
+      }
+    }
+    const handshakeRows = measured.map(({ key, handshake }) => ({ key, target: handshake.target, figures: handshakeFigures(handshake) }));
+    const tokenRows = measured.map(({ key, firstToken }) => ({ key, figures: firstTokenFigures(firstToken) }));
     return {
       section: 'handshake',
-      figures: Object.assign({}, ...rows.map((row) => prefixed(`handshake.${row.key}`, row.figures))) as Figures,
+      figures: Object.assign({}, ...handshakeRows.map((row) => prefixed(`handshake.${row.key}`, row.figures)), ...tokenRows.map((row) => prefixed(`handshake.firstToken.${row.key}`, row.figures))) as Figures,
       lines: [
         `   Medians of interleaved runs after ${WARMUP_ROUNDS} warm-up round.`,
         '   Tandem = SessionController.start(); raw = minimal NDJSON client; same command, env and request parameters.',
         '   Times are wall-clock; Tandem/raw is the ratio of the medians. "client CPU" is the median CPU time of this process in the',
         '   same span: the client\'s own work, without the agent\'s start-up, and much less noisy than wall-clock on a busy machine.',
-        handshakeTable(rows),
-        ...(options.quick ? ['   real Claude adapter: skipped (--quick)'] : []),
+        handshakeTable(handshakeRows),
+        `   First token after Enter: ${FIRST_TOKEN_RUNS} prompts per client on one open session each, alternating which goes first;`,
+        '   Tandem = SessionController.prompt() to the first agent text in the thread; raw = session/prompt to the first agent_message_chunk.',
+        firstTokenTable(tokenRows),
+        ...notes,
       ],
     };
   },

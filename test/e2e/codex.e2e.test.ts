@@ -1,0 +1,103 @@
+// Codex in a real VS Code: code-server runs the packaged .vsix, Chromium drives the panel, and the
+// real Codex (codex-acp 2.6.0) works against the scripted Responses API server on 127.0.0.1.
+// The user picks Codex in the panel, Codex patches a file on disk itself, and the change is
+// reviewed there: one hunk undone from the changes bar, checked as bytes on disk.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { startOpenAIModelServer } from '../support/model-servers/openai';
+import type { ScriptedModelServer } from '../support/model-servers/script';
+import { codexAgentSpec, type AgentSpec } from '../support/real-agents';
+import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { screenshot } from '../support/workbench';
+
+let workspace: string;
+let tandem: TandemWorkbench | undefined;
+let page: Page;
+let panel: Frame;
+let model: ScriptedModelServer | undefined;
+let codex: AgentSpec | undefined;
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+/** Polls until the file's sha256 is that of `want`, then checks it. */
+async function expectBytes(path: string, want: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (sha(readFileSync(path)) !== sha(Buffer.from(want)) && Date.now() < deadline) await page.waitForTimeout(100);
+  assert.equal(sha(readFileSync(path)), sha(Buffer.from(want)), `${path} holds ${JSON.stringify(readFileSync(path, 'utf8'))}`);
+}
+
+before(async () => {
+  const where = tempWorkspace('codex');
+  workspace = where.workspace;
+  model = await startOpenAIModelServer();
+  codex = codexAgentSpec(model.url, { cwd: workspace });
+  tandem = await openTandemWorkbench(where, {
+    settings: {
+      'tandem.defaultAgent': 'demo',
+      // The Codex preset, started the way this machine can run it: the pinned adapter, offline.
+      'tandem.agents': { codex: { command: codex.command, args: codex.args, env: codex.env } },
+    },
+  });
+  ({ page, panel } = tandem);
+});
+
+after(async () => {
+  await tandem?.close();
+  await model?.close();
+  codex?.dispose();
+});
+
+describe('Codex in code-server', () => {
+  test('picked in the panel, Codex patches a file on disk; the change is reviewed as written by the agent and one hunk is undone', { timeout: 240_000 }, async () => {
+    assert.ok(model);
+    const notes = join(workspace, 'notes.txt');
+    writeFileSync(notes, TEN_LINES);
+
+    await panel.locator('#agent-picker').click();
+    await panel.locator('#agent-picker li.option', { hasText: 'Codex' }).click();
+    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 90_000 });
+    assert.equal(await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value), 'codex');
+
+    const patch = [
+      '*** Begin Patch', '*** Update File: notes.txt',
+      '@@', ' line 1', '-line 2', '+line two', ' line 3',
+      '@@', ' line 8', '-line 9', '+line nine', ' line 10',
+      '*** End Patch', '',
+    ].join('\n');
+    model.enqueue({ text: 'Spelling out two numbers.', toolUses: [{ name: 'apply_patch', input: { input: patch } }] }, { text: 'Both numbers are spelled out.' });
+    const input = panel.locator('#composer-input textarea');
+    await input.click();
+    await input.fill('Spell out 2 and 9 in notes.txt');
+    await input.press('Enter');
+    const ended = panel.locator('.turn-ended').first();
+    await ended.waitFor({ state: 'attached', timeout: 120_000 });
+    assert.equal(await ended.getAttribute('data-stop-reason'), 'end_turn');
+    assert.match(await panel.locator('#thread').innerText(), /Both numbers are spelled out\./);
+    const edited = TEN_LINES.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
+    await expectBytes(notes, edited);
+
+    const bar = panel.locator('#changes-bar');
+    await bar.locator('.changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 20_000 });
+    await bar.locator('.changes-summary').click();
+    const row = bar.locator(`.change-row[data-path="${notes}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert.equal(await row.locator('.origin-badge').getAttribute('aria-label'), 'written to disk by the agent');
+    await row.locator('.row-open').click();
+    const hunks = bar.locator('.change-hunks .hunk');
+    await hunks.nth(1).waitFor({ timeout: 10_000 });
+    assert.equal(await hunks.count(), 2, 'one hunk per edited region');
+    await screenshot(page, 'e2e-codex-review');
+
+    const nine = hunks.filter({ hasText: 'line nine' });
+    await nine.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expectBytes(notes, TEN_LINES.replace('line 2\n', 'line two\n'));
+    await hunks.filter({ hasText: 'line nine' }).waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await hunks.count(), 1, 'the other hunk is still pending');
+    await screenshot(page, 'e2e-codex-undone');
+  });
+});

@@ -50,7 +50,7 @@ export class ChangeLedger {
       entry = this.asBytes(entry);
     }
     const after = entry.encoding === encoding ? change.after : textToLatin1(change.after);
-    if (after !== entry.current.text) this.notes.rebased(path);
+    if (after !== entry.current.text) this.notes.rebased(path, after);
     entry.origin = change.origin;
     entry.addToolCall(change.toolCallId);
     entry.setCurrent(after, this.newId);
@@ -62,7 +62,7 @@ export class ChangeLedger {
   updateCurrent(path: string, text: string | null): void {
     const entry = this.entries.get(path);
     if (!entry || entry.current.text === text) return;
-    this.notes.rebased(path);
+    this.notes.rebased(path, text);
     this.setCurrent(entry, text);
   }
 

@@ -94,15 +94,17 @@ export class UndoNotes {
   }
 
   /**
-   * The file changed other than by the user's hand or review (the agent wrote it again, a
-   * restore, a reload from disk): the hand edits so far are noted as they are, and following
-   * starts over from the next one.
+   * The file changed to `now` other than by the user's hand or review (the agent wrote it
+   * again, a restore, a reload from disk): the hand edits so far are noted as they are, and
+   * following starts over from the next one. Back to the text as the agent left it (the user's
+   * Ctrl+Z up to the saved file), there is nothing left to note.
    */
-  rebased(path: string): void {
+  rebased(path: string, now: string | null): void {
     const counts = this.byPath.get(path);
     if (!counts?.edited) return;
-    counts.editedEarlier = handEditsOf(path, counts.edited, counts.editedEarlier)?.edits ?? [];
+    if (counts.edited.agentText !== now) counts.editedEarlier = handEditsOf(path, counts.edited, counts.editedEarlier)?.edits ?? [];
     delete counts.edited;
+    if (counts.editedEarlier?.length === 0) delete counts.editedEarlier;
   }
 
   /** One hunk undone (its lines `start`, `count` before the undo; `restored`: the base text put back). */

@@ -54,6 +54,9 @@ describe('hand edits of the agent\'s lines are told to the agent', () => {
     type(feed, ledger, 5, 'X');
     feed.documentChanged(PATH, (ledger.currentText(PATH) ?? '').replace('FIVEX', 'FIVE'));
     assert.equal(note(feed), '', 'the user typed and took it back');
+    type(feed, ledger, 1, '?');
+    feed.documentChanged(PATH, (ledger.currentText(PATH) ?? '').replace('TWO?', 'TWO'), false);
+    assert.equal(note(feed), '', 'Ctrl+Z back to the saved file, the agent\'s text: nothing is left to tell');
     feed.documentChanged(PATH, (ledger.currentText(PATH) ?? '').replace('FIVE', 'five from disk'), false);
     assert.equal(note(feed), '', 'the editor reloaded the file: not the user\'s typing');
     assert.equal(ledger.currentText(PATH), 'one\nTWO\nadded by the user\nthree base line edited\nfour\nfive from disk\n', 'the ledger still follows every change');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
 import { withoutBom } from '../../fs/textContent';
@@ -18,6 +19,21 @@ const FEEDBACK_KEY = 'tandem.review.feedback';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
 const SAVE_DELAY_MS = 300;
 export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
+
+/**
+ * A clean document whose text changed and now reads as its file on disk was reloaded from disk,
+ * not typed in. The document's dirty flag alone cannot say: on the first keystroke after a save
+ * the change arrives before the flag is set. Read only for clean documents, so not per keystroke.
+ */
+function reloadedFromDisk(document: vscode.TextDocument): boolean {
+  if (document.isDirty) return false;
+  const lines = (text: string) => withoutBom(text).replace(/\r\n?/g, '\n');
+  try {
+    return lines(readFileSync(document.uri.fsPath, 'utf8')) === lines(document.getText());
+  } catch {
+    return false;
+  }
+}
 
 /** An action on one hunk; a request that does not name one has nothing to act on. */
 function onHunk(run: (path: string, hunkId: string) => unknown): (request: ReviewRequest) => unknown {
@@ -82,9 +98,8 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       this.changeEmitter.fire();
       this.save.schedule();
     }));
-    // A clean document that changes was reloaded from disk; typing makes it dirty first.
-    this.register(vscode.workspace.onDidChangeTextDocument(({ document }) => {
-      if (document.uri.scheme === 'file') this.documentChanged(document.uri.fsPath, document.getText(), document.isDirty);
+    this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
+      if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document.uri.fsPath, document.getText(), !reloadedFromDisk(document));
     }));
   }
 

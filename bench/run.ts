@@ -8,6 +8,8 @@
  *   hostIngest   agent_message_chunk floods through each stage of the host path, in memory and over a pipe
  *   review       change ledger hunks, keep/undo/redo and memory, against git diff --no-index
  *   checkpoints  restore of a checkpoint over 100 files / 2,000 changed lines; storage of a 50-turn session
+ *   editorUndo   Undo all of 200 hunks in a 20,000-line file through the real editor, in code-server
+ *                (needs dist/tandem.vsix: `npm run package` first)
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
  *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
@@ -15,7 +17,7 @@
  *   streaming    a long answer from the real Claude adapter into the webview in Chromium
  *   bigThread    appending to a thread of 2,000 tool calls in the webview in Chromium
  *   bundles      sizes of the production bundles in dist/ (run `npm run build` first)
- * Only streaming and bigThread need Chromium; only streaming and the full handshake need the real adapter.
+ * Only streaming, bigThread and editorUndo need Chromium (editorUndo also code-server); only streaming and the full handshake need the real adapter.
  *
  * Options: --quick (smaller workloads, no real-adapter handshake), --runs=N (scripted handshakes,
  * default 7), --real-runs=N (Claude handshakes, default 7), --throughput-runs=N (host ingest rounds,
@@ -29,6 +31,7 @@ import { bigThreadBench } from './bigThread';
 import { bundlesBench } from './bundles';
 import { checkpointsBench } from './checkpoints';
 import { createContext } from './context';
+import { editorUndoBench } from './editorUndo';
 import type { Bench, BenchOptions, Figures } from './figures';
 import { fsReadBench } from './fsRead';
 import { handshakeBench } from './handshake';
@@ -41,7 +44,7 @@ import { round } from './stats';
 import { streamingBench } from './streaming';
 import { terminalBench } from './terminals';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

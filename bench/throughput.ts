@@ -181,6 +181,8 @@ export async function inProcessConnection(text: string, expected: number, sessio
   } finally {
     connection.close();
     batcher.dispose();
+    // Its redaction of the kept frames goes on in the background: it must not run into the next measurement.
+    frames.dispose();
     stdout.destroy();
     stdin.destroy();
   }
@@ -212,6 +214,7 @@ export async function endToEndTandem(definition: AgentDefinition, cwd: string, c
   const stop = cleanup.add('stop flood agent (Tandem)', async () => {
     await presenter.currentSession.stopAgent();
     presenter.dispose();
+    frames.dispose();
   });
   try {
     await presenter.handle({ type: 'ready' });

@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ElicitationAction, ElicitationView } from '../contract/elicitationView';
 import type { ThreadModel } from '../thread/threadModel';
-import { formFields, validateAnswer } from './elicitationSchema';
+import { formFields, validateAnswer, withEntered } from './elicitationSchema';
 
 function hostOf(url: string): string | null {
   try {
@@ -74,7 +74,7 @@ export class ElicitationBroker {
     }
     const checked = validateAnswer(pending.view.fields, values);
     if ('errors' in checked) {
-      pending.view = { ...pending.view, errors: checked.errors };
+      pending.view = { ...pending.view, fields: withEntered(pending.view.fields, values), errors: checked.errors };
       this.thread.setElicitation(pending.view);
       return false;
     }

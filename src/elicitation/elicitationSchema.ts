@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../contract/elicitationView';
+import { assertNever } from '../util/assertNever';
 
 type PropertySchema = acp.ElicitationPropertySchema & Record<string, unknown>;
 
@@ -159,6 +160,26 @@ export function validateAnswer(fields: readonly ElicitationFieldView[], values: 
     else content[field.name] = checked.value;
   }
   return Object.keys(errors).length > 0 ? { errors } : { content };
+}
+
+/** The fields showing what the user entered: a form shown again with its problems keeps every answer. */
+export function withEntered(fields: readonly ElicitationFieldView[], values: Record<string, unknown>): ElicitationFieldView[] {
+  return fields.map((field): ElicitationFieldView => {
+    const value = values[field.name];
+    switch (field.kind) {
+      case 'text':
+      case 'select':
+        return typeof value === 'string' ? { ...field, defaultValue: value } : field;
+      case 'number':
+        return numberOrNull(value) === null ? field : { ...field, defaultValue: value as number };
+      case 'boolean':
+        return typeof value === 'boolean' ? { ...field, defaultValue: value } : field;
+      case 'multiSelect':
+        return Array.isArray(value) ? { ...field, defaultValue: value.filter((item): item is string => typeof item === 'string') } : field;
+      default:
+        return assertNever(field, 'elicitation field');
+    }
+  });
 }
 
 function safeTest(pattern: string, value: string): boolean {

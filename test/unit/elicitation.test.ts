@@ -43,6 +43,9 @@ describe('elicitation with the scripted agent', () => {
     assert.equal(session.answerElicitation(shown.requestId, 'accept', { ...VALID, email: 'broken' }), false);
     assert.equal(form(session)?.errors.email, 'Enter an email address.');
     assert.equal(form(session)?.state, 'open');
+    // The form shown again holds what the user entered, the wrong value included, not blank fields.
+    const entered = Object.fromEntries((form(session)?.fields ?? []).map((field) => [field.name, field.defaultValue]));
+    assert.deepEqual(entered, { ...VALID, email: 'broken' });
     assert.ok(session.answerElicitation(shown.requestId, 'accept', VALID));
     await turn;
     assert.equal(session.thread.lastAgentText(), `Elicitation: ${JSON.stringify({ action: 'accept', content: VALID })}`);

@@ -23,7 +23,7 @@ import { UndoNotes, type UndoKind } from './undoNotes';
 export type { ChangeOrigin, ContentEncoding, FileChangeView, FileWrite, HunkView, RecordedChange } from './types';
 export { StaleHunkError } from './types';
 export type { LedgerSnapshot } from './snapshot';
-export type { FileHandEdits, HandEdit } from './handEdits';
+export type { FileHandEdits } from './handEdits';
 
 export class ChangeLedger {
   private readonly entries = new Map<string, FileChange>();

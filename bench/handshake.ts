@@ -166,6 +166,22 @@ export interface HandshakeAgent {
 
 const ANSWER = 'First token.';
 
+/**
+ * Removes a launch's scratch HOME once the agent's last writes into it have landed: codex-acp's
+ * own process can still be writing its session files for a moment after the agent was stopped.
+ */
+function disposeSettled(spec: AgentSpec): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      spec.dispose();
+      return;
+    } catch (error) {
+      if (attempt >= 20 || (error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+}
+
 /** A real adapter against its scripted model server: a fresh HOME per launch, the answer queued before each prompt. */
 export function modelServerAgent(key: string, packageName: string, startServer: () => Promise<ScriptedModelServer>, spec: (modelUrl: string) => AgentSpec): HandshakeAgent {
   return {
@@ -178,7 +194,7 @@ export function modelServerAgent(key: string, packageName: string, startServer: 
           name: `${key} ${packageVersion(packageName)} (scripted model server)`,
           launch: () => {
             const made = spec(server.url);
-            return { definition: definitionFromSpec(made), cwd: made.cwd, preSession: made.preSession, dispose: () => made.dispose() };
+            return { definition: definitionFromSpec(made), cwd: made.cwd, preSession: made.preSession, dispose: () => disposeSettled(made) };
           },
         },
         script: { prompt: 'Say something short.', scriptAnswer: () => server.enqueue({ text: ANSWER }) },

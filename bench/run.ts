@@ -24,7 +24,8 @@
  * default 5), --chunks=N (notifications per flood, default 20000).
  *
  * Progress goes to stderr. Each section's report goes to stdout, and at the very end exactly one
- * `BENCH_JSON {...}` line with every figure under its dotted key (see bench/figures.ts).
+ * `BENCH_JSON {...}` line with every figure under its dotted key, and under `stable` every key of
+ * STABLE_KEYS (see bench/figures.ts), null when its section did not run.
  */
 import { performance } from 'node:perf_hooks';
 import { bigThreadBench } from './bigThread';
@@ -32,7 +33,7 @@ import { bundlesBench } from './bundles';
 import { checkpointsBench } from './checkpoints';
 import { createContext } from './context';
 import { editorUndoBench } from './editorUndo';
-import type { Bench, BenchOptions, Figures } from './figures';
+import { stableFigures, type Bench, type BenchOptions, type Figures } from './figures';
 import { fsReadBench } from './fsRead';
 import { handshakeBench } from './handshake';
 import { hostIngestBench } from './hostIngest';
@@ -40,6 +41,7 @@ import { inspectorBench } from './inspector';
 import { machine } from './machine';
 import { reviewBench } from './review';
 import { Cleanup } from './resources';
+import { stableTable } from './report';
 import { round } from './stats';
 import { streamingBench } from './streaming';
 import { terminalBench } from './terminals';
@@ -132,11 +134,14 @@ async function main(): Promise<void> {
   process.stdout.write(`${header(selection, facts).join('\n')}\n`);
   const figures = await runBenches(selection, cleanup);
   const totalSeconds = (performance.now() - startedAt) / 1000;
+  process.stdout.write(`\nStable figures (the same keys in every run; see STABLE_KEYS in bench/figures.ts)\n${stableTable(figures)}\n`);
   process.stdout.write(`\ntotal: ${totalSeconds.toFixed(1)} s\n`);
   const json = {
     options: selection.options,
     sections: selection.benches.map((bench) => bench.name),
     machine: facts,
+    /** Every stable key, null where its section did not run: a reader never has to guess a name. */
+    stable: stableFigures(figures),
     figures,
     totalSeconds: round(totalSeconds, 1),
   };

@@ -124,6 +124,22 @@ describe('real Codex (codex-acp) through Tandem', () => {
     assert.equal(usage.cost, null, 'Codex sends no cost, and none is made up');
   });
 
+  test('Stop during a streamed answer ends the turn as cancelled, and Codex stops reading the model', TIMEOUT, async (t) => {
+    const { model, frames, presenter } = await codexPanel(t);
+    const session = presenter.currentSession;
+    const long = Array.from({ length: 800 }, (_, i) => `w${i} `).join('');
+    model.enqueue({ text: long, chunkSize: 10, delayMs: 20 });
+    const turn = presenter.sendPrompt('Write a long answer');
+    await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 w2 '), 'the long answer to start streaming', 30_000);
+    await presenter.cancelTurn();
+    await turn;
+    const ended = session.thread.snapshot().at(-1);
+    assert.equal(ended?.kind === 'turnEnded' && ended.stopReason, 'cancelled');
+    assert.ok(session.thread.lastAgentText().length < long.length, 'the stream stopped before the end');
+    assert.ok(frames.frames().some((frame) => frame.direction === 'out' && frame.text.includes('"session/cancel"')));
+    await waitFor(() => model.requests.find((request) => request.role === 'main')?.disconnected, 'Codex to hang up on the model stream', 10_000);
+  });
+
   test('an apply_patch edit is reviewed as written to disk by the agent; one hunk undone, then a created file, gives back the bytes', TIMEOUT, async (t) => {
     const model = await startOpenAIModelServer();
     const spec = codexAgentSpec(model.url);

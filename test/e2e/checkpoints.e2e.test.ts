@@ -124,4 +124,24 @@ describe('checkpoints in code-server', () => {
     await preview().getByRole('button', { name: 'Redo restore', exact: true }).click();
     await expectProject(later, 'after Redo restore in the reloaded window');
   });
+
+  test('a conversation continued from an earlier message keeps Restore to here on the messages it copied', { timeout: 180_000 }, async () => {
+    const later = project();
+    const tabs = ui.panel.locator('#tabs-bar .tab');
+    const before = await tabs.count();
+    await userMessage(2).getByRole('button', { name: 'Restore to here' }).click();
+    await preview().getByRole('button', { name: 'Restore conversation', exact: true }).click();
+    await ui.until(async () => (await tabs.count()) === before + 1, 'a tab for the continued conversation');
+    await ui.panel.locator('#tabs-bar .tab.active', { hasText: '(restored)' }).waitFor({ timeout: 15_000 });
+    await ui.until(async () => (await ui.panel.locator('.user-message').count()) === 2, 'the two messages before the third in the new tab');
+    await expectProject(later, 'restoring only the conversation');
+
+    await previewFirstMessage({ 'created.txt': 'D', 'deleted.txt': 'A', 'disk-lone-cr.txt': 'M', 'editor-bom.txt': 'M', 'editor-unicode.txt': 'M', 'hand.txt': 'M' });
+    await screenshot(page, 'e2e-checkpoints-continued-tab');
+    await preview().getByRole('button', { name: 'Restore code', exact: true }).click();
+    await expectProject(ORIGINAL, 'after the restore from the continued conversation');
+    await userMessage(0).getByRole('button', { name: 'Redo restore' }).click();
+    await preview().getByRole('button', { name: 'Redo restore', exact: true }).click();
+    await expectProject(later, 'after Redo restore from the continued conversation');
+  });
 });

@@ -48,6 +48,8 @@ async function undoOnce(ui: PanelDriver, run: number, original: Buffer, agentTex
   await ui.turn(`bytes-editor ${ui.request([ui.editorEntry(file, agentText)])}`, 180_000);
   await ui.expectBytes(file, utf8(agentText), 60_000);
   await ui.pendingFiles(1);
+  const summary = await ui.changesBar().locator('.changes-summary').innerText();
+  if (!summary.includes(`of ${HUNKS} hunks`)) throw new Error(`editorUndo bench: review shows "${summary}", not ${HUNKS} hunks`);
   const want = sha(original);
   const undo = ui.barButton('Undo all');
   await undo.waitFor({ timeout: 15_000 });

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
 import { tsxLoader } from '../support/scriptedAgentSpec';
+import { openNewTab, send, startFromPalette, turnEnd } from '../support/panelUser';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
 import { openFile, screenshot, webviewFrame } from '../support/workbench';
 import type { BytesRequest } from './reviewBytesAgent';
@@ -49,12 +50,10 @@ async function until(condition: () => Promise<boolean> | boolean, what: string, 
 async function turn(text: string): Promise<{ sessionId: string; blocks: string[] }> {
   const ended = await panel.locator('.turn-ended').count();
   const sent = prompts().length;
-  const input = panel.locator('#composer-input textarea');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-  await until(async () => (await panel.locator('.turn-ended').count()) > ended, `the turn for ${JSON.stringify(text.slice(0, 40))} to end`, 90_000);
-  assert.equal(await panel.locator('.turn-ended').nth(ended).getAttribute('data-stop-reason'), 'end_turn');
+  await send(panel, text);
+  await panel.locator('.user-message', { hasText: text }).last().waitFor({ timeout: 30_000 });
+  assert.equal(await turnEnd(panel, ended + 1, 90_000), 'end_turn');
+  await until(() => prompts().length > sent, `the agent to have received ${JSON.stringify(text.slice(0, 40))}`, 5_000);
   const received = prompts().slice(sent);
   assert.equal(received.length, 1, 'the turn sent one prompt');
   const [prompt] = received;
@@ -149,13 +148,15 @@ describe('feedback to the agent in code-server', () => {
     await page.keyboard.type(' edited by hand');
     await until(async () => /\bdirty\b/.test((await page.locator('.editor-group-container.active .tab.active').getAttribute('class')) ?? ''), 'the editor to have the unsaved edit');
 
-    await panel.locator('#new-tab').click();
-    await until(async () => (await panel.locator('#tabs-bar .tab').count()) === 2, 'a second conversation');
+    await openNewTab(panel);
     const other = await turn('Hello from another conversation');
     assert.notEqual(other.sessionId, first);
     assert.deepEqual(other.blocks, ['Hello from another conversation'], 'the other agent did not make the change and is not told');
 
-    await panel.locator('#tabs-bar .tab').first().click();
+    const firstTab = panel.locator('#tabs-bar .tab').first();
+    await firstTab.click();
+    await until(async () => /\bactive\b/.test((await firstTab.getAttribute('class')) ?? ''), 'the first conversation in front');
+    await panel.locator('.user-message', { hasText: 'Anything else?' }).waitFor({ timeout: 10_000 });
     const told = await turn('What did I change?');
     assert.equal(told.sessionId, first);
     assert.deepEqual(told.blocks, [
@@ -172,10 +173,7 @@ describe('feedback to the agent in code-server', () => {
     await page.keyboard.press('Control+s');
     await until(() => readFileSync(at(FILE), 'utf8') === 'one\nTWO\nthree\nfour\nFIVE edited by hand\n', 'the hand edit on disk');
     await goToLine(2);
-    // Not runCommand: that waits for the palette to close, and this command asks in the same widget.
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Tandem: Comment on Change at Cursor for the Agent');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Comment on Change at Cursor for the Agent' }).first().click();
+    await startFromPalette(page, 'Comment on Change at Cursor for the Agent');
     await answerCommentBox('feedback.txt, line 2', 'Still a magic number.');
     await bar().locator('.changes-summary').click();
     await bar().locator(`.change-row[data-path="${at(FILE)}"] .review-toggle`).click();

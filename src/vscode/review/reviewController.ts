@@ -23,7 +23,8 @@ export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
 /**
  * A clean document whose text changed and now reads as its file on disk was reloaded from disk,
  * not typed in. The document's dirty flag alone cannot say: on the first keystroke after a save
- * the change arrives before the flag is set. Read only for clean documents, so not per keystroke.
+ * the change arrives before the flag is set. Read only for clean documents of files under
+ * review, so not per keystroke.
  */
 function reloadedFromDisk(document: vscode.TextDocument): boolean {
   if (document.isDirty) return false;
@@ -99,7 +100,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       this.save.schedule();
     }));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
-      if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document.uri.fsPath, document.getText(), !reloadedFromDisk(document));
+      if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document);
     }));
   }
 
@@ -147,10 +148,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
    * A buffer shows every line with its one line ending: lines the user did not edit keep the ones
    * the file really has, so a hand edit of a file that mixes them changes only the edited lines.
    */
-  private documentChanged(path: string, documentText: string, byHand: boolean): void {
+  private documentChanged(document: vscode.TextDocument): void {
+    const path = document.uri.fsPath;
     const current = this.ledger.encodingOf(path) === 'text' ? this.ledger.currentText(path) : undefined;
     if (typeof current !== 'string') return;
-    this.feed.documentChanged(path, keepLineEndings(withoutBom(current), documentText), byHand);
+    this.feed.documentChanged(path, keepLineEndings(withoutBom(current), document.getText()), !reloadedFromDisk(document));
   }
 
   /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */

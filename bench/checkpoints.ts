@@ -138,7 +138,7 @@ export const checkpointsBench: Bench = {
   name: 'checkpoints',
   title: 'Checkpoints: restore and storage',
   async run({ options, progress, scratchDir }) {
-    const runs = options.quick ? 3 : 7;
+    const runs = options.quick ? 5 : 7;
     const root = scratchDir('checkpoints');
     progress(`checkpoints: restore of ${FILES} files / ${count(FILES * CHANGED_PER_FILE)} changed lines, ${runs} runs`);
     const restore = await measureRestore(root, runs);
@@ -155,18 +155,19 @@ export const checkpointsBench: Bench = {
       indexKeptBytes: single(kept.indexBytes, 'bytes'),
       indexPendingBytes: single(pending.indexBytes, 'bytes'),
     };
+    const spread = (samples: number[]) => [ms(Math.min(...samples)), ms(median(samples)), ms(Math.max(...samples))];
     const rows = [
-      [`restore: ${FILES} files, ${count(restore.changedLines)} changed lines (preview + writes)`, ms(median(restore.restoreMs)), 'through the review writer, every sha256 checked after'],
-      ['  of which the preview (plan)', ms(median(restore.planMs)), 'reads, hashes and line counts of every file'],
-      [`a checkpoint with ${FILES} files pending review`, ms(median(restore.checkpointMs)), 'each pending file read and kept (shared by hash)'],
-      [`storage, ${TURNS} turns x ${FILES_PER_TURN} files of ${FILES}, changes kept each turn`, `${mb(kept.blobBytes).toFixed(2)} MB`, `${count(kept.blobFiles)} copies; index ${count(kept.indexBytes)} bytes`],
-      [`storage, same session, nothing reviewed (all pending)`, `${mb(pending.blobBytes).toFixed(2)} MB`, `${count(pending.blobFiles)} copies; index ${count(pending.indexBytes)} bytes`],
+      [`restore: ${FILES} files, ${count(restore.changedLines)} changed lines (preview + writes)`, ...spread(restore.restoreMs), 'through the review writer, every sha256 checked after'],
+      ['  of which the preview (plan)', ...spread(restore.planMs), 'reads, hashes and line counts of every file'],
+      [`a checkpoint with ${FILES} files pending review`, ...spread(restore.checkpointMs), 'each pending file read and kept (shared by hash)'],
+      [`storage, ${TURNS} turns x ${FILES_PER_TURN} files of ${FILES}, changes kept each turn`, '', `${mb(kept.blobBytes).toFixed(2)} MB`, '', `${count(kept.blobFiles)} copies; index ${count(kept.indexBytes)} bytes`],
+      [`storage, same session, nothing reviewed (all pending)`, '', `${mb(pending.blobBytes).toFixed(2)} MB`, '', `${count(pending.blobFiles)} copies; index ${count(pending.indexBytes)} bytes`],
     ];
     return {
       section: 'checkpoints',
       figures: prefixed('checkpoints', figures),
-      lines: [`Checkpoints (median of ${runs} runs${options.quick ? ', --quick' : ''}; files of ${LINES_PER_FILE} lines, about ${Math.round(fileText(0, 0).length / 1024)} KB)`,
-        table([{ title: 'measure' }, { title: 'median', align: 'right' }, { title: 'note' }], rows)],
+      lines: [`Checkpoints (${runs} runs${options.quick ? ', --quick' : ''}; files of ${LINES_PER_FILE} lines, about ${Math.round(fileText(0, 0).length / 1024)} KB)`,
+        table([{ title: 'measure' }, { title: 'min', align: 'right' }, { title: 'median', align: 'right' }, { title: 'max', align: 'right' }, { title: 'note' }], rows)],
     };
   },
 };

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { AgentStarter } from '../../src/acp/agentChannel';
 import type { CheckpointPreviewView, CheckpointsView } from '../../src/contract/checkpointView';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { ThreadEntry } from '../../src/contract/viewModel';
@@ -17,19 +18,21 @@ import type { TranscriptsState } from '../../src/panel/transcripts';
 import { stateFromJson, stateToJson } from '../../src/review/checkpointsIndex';
 import { messageCheckpoints, messageContext } from '../../src/review/checkpointsLookup';
 import { checkpointedWorkspace } from '../support/checkpointHarness';
+import { startForkingScriptedAgent } from '../support/forkingAgent';
 import { onTestEnd, scriptedDefinition, scriptedEnvironmentIn, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 
 const actions: EditorActions = { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined };
 
-function panelOn(t: TestScope, saved?: TranscriptsState) {
+function panelOn(t: TestScope, saved?: TranscriptsState, startAgent?: AgentStarter) {
   const root = tempWorkspace(t, 'tandem-checkpoint-conversations-');
   const workspace = join(root, 'workspace');
   mkdirSync(workspace);
   const project = checkpointedWorkspace(workspace, join(root, 'storage'));
   const posted: HostToWebview[] = [];
   const transcripts = saved ? { read: () => saved, write: () => undefined } : null;
-  const presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', scriptedEnvironmentIn(workspace), (message) => posted.push(message), actions, null, transcripts, project.service);
+  const environment = { ...scriptedEnvironmentIn(workspace), ...(startAgent ? { startAgent } : {}) };
+  const presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, (message) => posted.push(message), actions, null, transcripts, project.service);
   onTestEnd(t, () => {
     presenter.dispose();
     project.dispose();
@@ -39,6 +42,8 @@ function panelOn(t: TestScope, saved?: TranscriptsState) {
   const updates = () => posted.flatMap((message) => (message.type === 'checkpointUpdate' ? [message.update] : []));
   return {
     project, presenter, thread, userIds,
+    /** The tab in front, as the panel was last told. */
+    activeTabId: () => posted.flatMap((message) => (message.type === 'snapshot' ? [message.state.tabs] : message.type === 'tabsChanged' ? [message.tabs] : [])).at(-1)?.activeTabId ?? '',
     at: (name: string) => join(workspace, name),
     /** A message as the user sends it, up to the end of its turn. */
     async send(text: string): Promise<void> {
@@ -91,6 +96,37 @@ describe('checkpoints of conversations opened from history or copied', () => {
     await restore(shown, 'code');
     assert.equal(readFileSync(at('a.txt'), 'latin1'), 'a before\r\n');
     assert.equal(existsSync(at('b.txt')), false);
+  });
+
+  test('a fork keeps Restore on the messages it copied, and it restores the bytes; what is sent in the fork gets its own', async (t) => {
+    const { project, presenter, thread, userIds, at, send, listed, preview, restore, activeTabId } = panelOn(t, undefined, startForkingScriptedAgent);
+    await presenter.handle({ type: 'ready' });
+    writeFileSync(at('a.txt'), 'one\n');
+    await send('echo first');
+    project.diskWrite(at('a.txt'), 'two\n');
+    await send('echo second');
+    project.diskWrite(at('a.txt'), 'three\n');
+    const original = presenter.currentSession;
+    const tabId = activeTabId();
+    assert.equal(original.history.fork, true, 'the agent offers session/fork');
+    await presenter.handle({ type: 'forkTab', tabId });
+    assert.notEqual(presenter.currentSession, original, 'the fork is a tab of its own');
+    await waitFor(() => presenter.currentSession.connectionView.phase === 'ready', 'the forked session');
+    assert.deepEqual((await listed(2)).messages.map((message) => message.restorable), [true, true]);
+    const second = await preview(userIds()[1] ?? '');
+    assert.deepEqual(second.files.map((file) => [file.label, file.action]), [['a.txt', 'restore']]);
+    assert.match(second.conversation ?? '', /in a fork of this session/);
+    await restore(second, 'code');
+    assert.equal(readFileSync(at('a.txt'), 'utf8'), 'two\n');
+
+    await send('echo in the fork');
+    // The scripted agent echoes the whole prompt: the fork's agent was told the files moved back.
+    assert.match(thread().lastAgentText(), /^You said: \[Note from the editor: the user restored a file to how it was before your message “echo second”: a\.txt\..*\]echo in the fork$/);
+    project.diskWrite(at('a.txt'), 'four\n');
+    assert.deepEqual((await listed(3)).messages.map((message) => message.restorable), [true, true, true]);
+    await restore(await preview(userIds()[2] ?? ''), 'code');
+    assert.equal(readFileSync(at('a.txt'), 'utf8'), 'two\n');
+
   });
 
   test('a conversation continued from an earlier message keeps Restore on the messages it copied, and Redo restore works from it', async (t) => {

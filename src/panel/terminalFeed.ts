@@ -25,7 +25,7 @@ export class TerminalFeed implements Disposable {
     this.delivery = new CoalescedTask(intervalMs, () => this.deliver());
     this.subscription = displays.onEvent((event) => {
       if (event.type === 'changed') this.changed.set(event.terminal.terminalId, event.terminal);
-      else this.output.push(event.terminalId, event.data);
+      else this.output.push(event.terminalId, event.data, event.skipped);
       this.delivery.schedule();
     });
   }

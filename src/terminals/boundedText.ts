@@ -40,6 +40,11 @@ export class BoundedText {
     }
   }
 
+  /** Counts output that went by without being appended, as if it had been dropped. */
+  skip(count: number): void {
+    this.droppedChars += count;
+  }
+
   text(): string {
     const joined = this.parts.join('');
     const cut = cutIndex(joined, this.limit, this.lineSearch);

@@ -1,5 +1,5 @@
 /** A UTF-8 continuation byte (10xxxxxx): never the first byte of a character. */
-function isContinuation(byte: number): boolean {
+export function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
 }
 

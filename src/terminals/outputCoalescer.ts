@@ -15,13 +15,15 @@ export class OutputCoalescer {
     return this.pending.size === 0;
   }
 
-  push(terminalId: string, data: string): void {
-    if (!data) return;
+  /** `skipped`: output that went by before `data` without reaching the display (counted, never shown). */
+  push(terminalId: string, data: string, skipped = 0): void {
+    if (!data && skipped === 0) return;
     let text = this.pending.get(terminalId);
     if (!text) {
       text = new BoundedText(this.maxChars, 1024);
       this.pending.set(terminalId, text);
     }
+    text.skip(skipped);
     text.append(data);
   }
 

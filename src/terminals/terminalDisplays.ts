@@ -17,7 +17,8 @@ export interface DisplayOpen {
 
 export type TerminalDisplayEvent =
   | { type: 'changed'; terminal: TerminalStateView }
-  | { type: 'output'; terminalId: string; data: string };
+  /** `skipped`: output that went by too fast to be shown, before `data` (see DisplayStream). */
+  | { type: 'output'; terminalId: string; data: string; skipped: number };
 
 interface DisplayRecord {
   spec: DisplayOpen;
@@ -65,11 +66,12 @@ export class TerminalDisplays implements Disposable {
     this.changed(spec.terminalId);
   }
 
-  append(terminalId: string, data: string): void {
+  append(terminalId: string, data: string, skipped = 0): void {
     const record = this.records.get(terminalId);
-    if (!record || !data) return;
+    if (!record || (!data && skipped === 0)) return;
+    record.output.skip(skipped);
     record.output.append(data);
-    this.emitter.fire({ type: 'output', terminalId, data });
+    this.emitter.fire({ type: 'output', terminalId, data, skipped });
   }
 
   exit(terminalId: string, status: { exitCode: number | null; signal: string | null }, agentTruncated = false): void {

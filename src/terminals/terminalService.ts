@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import * as acp from '@agentclientprotocol/sdk';
 import type { TerminalPort } from '../acp/clientPorts';
 import { resolveAgentPath } from '../fs/pathBoundary';
 import type { Disposable } from '../util/disposable';
 import { errorMessage, type Logger } from '../util/logger';
 import { CommandProcess } from './commandProcess';
+import { DisplayStream } from './displayStream';
 import { commandEnvironment, displayCommand, planLaunch } from './launch';
 import type { TerminalDisplays } from './terminalDisplays';
 
@@ -74,10 +74,16 @@ export class TerminalService implements TerminalPort, Disposable {
     this.options.logger.info(`terminal ${terminalId}: ${plan.viaShell ? 'shell ' : ''}${displayCommand(request)} in ${cwd} (pid ${command.pid}, limit ${limit} bytes)`);
     const { displays } = this.options;
     displays.open({ terminalId, origin: 'client', command: displayCommand(request), cwd, toolCallId: null, stop: () => void command.kill() });
-    const decoder = new StringDecoder('utf8');
-    const subscription = command.onData((chunk) => displays.append(terminalId, decoder.write(chunk)));
+    const display = new DisplayStream((text, skipped) => displays.append(terminalId, text, skipped));
+    const data = command.onData((chunk) => display.push(chunk));
+    const subscription = {
+      dispose: () => {
+        data.dispose();
+        display.dispose();
+      },
+    };
     void command.exited.then((status) => {
-      displays.append(terminalId, decoder.end());
+      display.end();
       displays.exit(terminalId, status, command.output.truncated);
       this.options.logger.info(`terminal ${terminalId} ended: ${status.signal ?? `exit code ${status.exitCode}`}`);
     });

@@ -108,7 +108,7 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
     super();
     this.register(displays.onEvent((event) => {
       if (event.type === 'changed') this.onChanged(event.terminal);
-      else this.onOutput(event.terminalId, event.data);
+      else this.onOutput(event.terminalId, event.data, event.skipped);
     }));
     this.register(toDisposable(() => {
       for (const mirror of this.mirrors.values()) mirror.dispose();
@@ -141,9 +141,9 @@ export class TerminalMirrors extends DisposableBase implements TerminalMirrorHan
     this.closeOldFinished();
   }
 
-  private onOutput(terminalId: string, data: string): void {
+  private onOutput(terminalId: string, data: string, skipped: number): void {
     if (!this.mirrors.has(terminalId)) return;
-    this.output.push(terminalId, data);
+    this.output.push(terminalId, data, skipped);
     this.outputTask.schedule();
   }
 

@@ -122,6 +122,7 @@ describe('real Codex (codex-acp) through Tandem', () => {
     assert.equal(usage.size, sent.size);
     assert.ok(usage.used > 0 && usage.used < usage.size);
     assert.equal(usage.cost, null, 'Codex sends no cost, and none is made up');
+    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing Codex asked went unanswered');
   });
 
   test('Stop during a streamed answer ends the turn as cancelled, and Codex stops reading the model', TIMEOUT, async (t) => {
@@ -262,6 +263,7 @@ describe('real Codex (codex-acp) through Tandem', () => {
     assert.equal(session.thread.lastAgentText(), 'Signed in with the key.');
     const main = model.requests.find((request) => request.role === 'main');
     assert.equal(main?.headers.authorization, `Bearer ${secret}`, 'the model got the key');
+    assert.equal(model.requests.length, 1, 'one request for one turn');
     assert.ok(!frames.frames().some((frame) => frame.text.includes(secret)), 'the key is never in the traffic');
   });
 });

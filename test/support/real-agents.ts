@@ -125,8 +125,8 @@ export const CODEX_MODEL = "gpt-5.5";
 
 export interface CodexSpecOptions extends AgentSpecOptions {
   /**
-   * Codex's built-in OpenAI provider (pointed at the scripted server with `openai_base_url`) and no
-   * login, as a new user starts: the agent asks to be signed in, and the key then reaches the model.
+   * The provider needs an OpenAI login (`requires_openai_auth`, as Codex's built-in one does) and
+   * there is none, as for a new user: the agent asks to be signed in, then sends the key to the model.
    */
   signedOut?: boolean;
 }
@@ -135,30 +135,27 @@ export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): A
   const { home, cwd, dispose } = scratch("codex", opts.cwd);
   const codexHome = path.join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
-  // Codex's own config.toml keys. A custom model provider without `requires_openai_auth` needs no
-  // login, so no key reaches the agent. No retries: a scripted turn is consumed once, a retry
-  // would eat the next one. Top-level keys come first: in TOML a key after a [table] belongs to it.
+  // Codex's own config.toml keys: a custom model provider is how Codex talks to anything but
+  // api.openai.com. Without `requires_openai_auth` it needs no login, so no key reaches the agent.
+  // No retries: a scripted turn is consumed once, a retry would eat the next one. Top-level keys
+  // come first: in TOML every key after a [table] header belongs to that table.
   const lines = [
     `model = "${CODEX_MODEL}"`,
-    opts.signedOut ? `openai_base_url = "${modelUrl}/v1"` : `model_provider = "scripted"`,
+    `model_provider = "scripted"`,
     `check_for_update_on_startup = false`,
     `web_search = "disabled"`,
     `[analytics]`,
     `enabled = false`,
     `[feedback]`,
     `enabled = false`,
+    `[model_providers.scripted]`,
+    `name = "Scripted"`,
+    `base_url = "${modelUrl}/v1"`,
+    `wire_api = "responses"`,
+    `requires_openai_auth = ${opts.signedOut === true}`,
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
   ];
-  if (!opts.signedOut) {
-    lines.push(
-      `[model_providers.scripted]`,
-      `name = "Scripted"`,
-      `base_url = "${modelUrl}/v1"`,
-      `wire_api = "responses"`,
-      `requires_openai_auth = false`,
-      `request_max_retries = 0`,
-      `stream_max_retries = 0`,
-    );
-  }
   writeFileSync(path.join(codexHome, "config.toml"), [...lines, ""].join("\n"));
   return {
     name: "codex",

@@ -1,28 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApiKeyStore } from '../../src/conversation/signIn';
+import { memoryApiKeys as memoryKeys } from '../support/memoryApiKeys';
 import { scriptedEnvironment, scriptedSession } from '../support/sessionBuilders';
 
 const SECRET = 'sk-scripted-0123456789abcdefghij';
 const APIKEY_AGENT = { SCRIPTED_AGENT_AUTH: 'apikey' };
-
-function memoryKeys(answer: string | undefined): ApiKeyStore & { asked: string[]; stored: Map<string, Record<string, string>> } {
-  const stored = new Map<string, Record<string, string>>();
-  const asked: string[] = [];
-  return {
-    asked,
-    stored,
-    environmentFor: async (agentId) => ({ ...stored.get(agentId) }),
-    ask: async (agentId, agentLabel, methodName, variable) => {
-      asked.push(`${agentLabel}: ${methodName} (${variable})`);
-      if (answer) stored.set(agentId, { ...stored.get(agentId), [variable]: answer });
-      return answer;
-    },
-    forget: async (agentId) => {
-      stored.delete(agentId);
-    },
-  };
-}
 
 describe('API-key sign-in', () => {
   test('asked once, kept by the editor, passed as the variable the agent names; never on the wire', async (t) => {

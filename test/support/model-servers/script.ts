@@ -1,4 +1,4 @@
-// The script API shared by the Claude and Gemini scripted model servers.
+// The script API shared by the Claude, Gemini and OpenAI scripted model servers.
 // A test enqueues turns; each "main turn" request from the agent (the one carrying its coding
 // tools) consumes one. Side calls (titles, next-speaker checks, ...) never touch the queue.
 

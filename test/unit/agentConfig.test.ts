@@ -7,7 +7,7 @@ const presets = builtInPresets('/ext/dist/demo-agent.js', '/usr/bin/node');
 describe('agent configuration', () => {
   test('presets come first, the demo agent is labelled as such', () => {
     const { agents, problems } = resolveAgents({}, presets);
-    assert.deepEqual(agents.map((agent) => agent.id), ['demo', 'claude-code', 'gemini', 'codex']);
+    assert.deepEqual(agents.map((agent) => agent.id), ['demo', 'claude-code', 'gemini', 'codex', 'opencode', 'qwen-code', 'copilot', 'goose', 'cursor']);
     assert.equal(agents[0]?.label, 'Demo agent (offline)');
     assert.deepEqual(agents[2]?.args, ['--acp']);
     assert.deepEqual(problems, []);

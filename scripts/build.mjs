@@ -11,7 +11,27 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const dist = join(root, 'dist');
 
-const common = { bundle: true, sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root };
+/**
+ * zod's namespace export (`z`) re-exports every locale's messages (about 260 KB minified) and a
+ * namespace object defeats tree shaking. Tandem only ever uses the default English messages,
+ * which zod imports from `locales/en.js` directly, so the locale index resolves to English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(plugin) {
+    plugin.onResolve({ filter: /locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(args.resolveDir, args.path), namespace: 'zod-english-only' };
+    });
+    plugin.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+const common = { bundle: true, plugins: [zodEnglishOnly], sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root };
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/demo-agent/demoAgent.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' },

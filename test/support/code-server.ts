@@ -101,7 +101,7 @@ function serverEnv(root: string, node: string, extra: Record<string, string> | u
 }
 
 /** A port that was free on 127.0.0.1 a moment ago (closed again before code-server binds it). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once("error", reject);

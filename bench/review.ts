@@ -95,7 +95,27 @@ function fineMs(value: number): string {
 interface GitFigures {
   ms: number[];
   spawnMs: number[];
-  hunks: number;
+  /** git's hunks as `baseStart,baseCount,currentStart,currentCount`, 0-based like the ledger's. */
+  hunks: string[];
+}
+
+/** A hunk as one comparable string, starts 0-based (git numbers a zero-length side by the line before it). */
+function hunkKey(baseStart: number, baseCount: number, currentStart: number, currentCount: number): string {
+  return `${baseStart},${baseCount},${currentStart},${currentCount}`;
+}
+
+function gitHunks(unifiedDiff: string): string[] {
+  const side = (start: string, lineCount: string | undefined): [number, number] => {
+    const lines = lineCount === undefined ? 1 : Number(lineCount);
+    return [lines === 0 ? Number(start) : Number(start) - 1, lines];
+  };
+  return [...unifiedDiff.matchAll(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm)].map((match) =>
+    hunkKey(...side(match[1] as string, match[2]), ...side(match[3] as string, match[4])));
+}
+
+function ledgerHunks(base: string, current: string): string[] {
+  const hunks = bigLedger(base, current).ledger.file(PATH)?.hunks ?? [];
+  return hunks.map((hunk) => hunkKey(hunk.baseStart, hunk.baseLineCount, hunk.currentStart, hunk.currentLineCount));
 }
 
 function gitDiff(base: string, current: string, runs: number): GitFigures | null {
@@ -106,7 +126,7 @@ function gitDiff(base: string, current: string, runs: number): GitFigures | null
     const args = ['-c', 'core.autocrlf=false', 'diff', '--no-index', '--no-color', '--no-ext-diff', '-U0', 'base.ts', 'current.ts'];
     const probe = spawnSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (probe.error || probe.status !== 1) return null; // 1 = "the files differ"
-    const hunks = probe.stdout.split('\n').filter((line) => line.startsWith('@@ ')).length;
+    const hunks = gitHunks(probe.stdout);
     const diffMs = samplesOf(runs, 1, () => time(() => spawnSync('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 })));
     const spawnMs = samplesOf(runs, 1, () => time(() => spawnSync('git', ['--version'])));
     return { ms: diffMs, spawnMs, hunks };
@@ -164,12 +184,18 @@ function ledgerTimings(base: string, current: string, runs: number): Figures {
   };
 }
 
-function gitComparison(hunksMs: number[], git: GitFigures | null): Figures {
+/** The ratios compare the same work only if both sides found the very same hunks: checked hunk by hunk. */
+function gitComparison(hunksMs: number[], git: GitFigures | null, ledger: string[]): Figures {
   if (!git) return {};
+  const sameHunks = git.hunks.length === ledger.length && git.hunks.every((hunk, index) => hunk === ledger[index]);
+  if (!sameHunks) {
+    const first = git.hunks.findIndex((hunk, index) => hunk !== ledger[index]);
+    throw new Error(`git and the ledger found different hunks (${git.hunks.length} vs ${ledger.length}; first difference at #${first}: git ${git.hunks[first]}, ledger ${ledger[first]})`);
+  }
   const figures: Figures = {
     gitDiffMs: distribution(git.ms, 'ms'),
     gitSpawnMs: distribution(git.spawnMs, 'ms'),
-    gitHunkCount: single(git.hunks, 'count'),
+    gitHunkCount: single(git.hunks.length, 'count'),
     vsGit: slowdown(hunksMs, git.ms),
   };
   // git's diff work alone: its run minus the cost of starting any git process.
@@ -182,7 +208,7 @@ function gitRows(figures: Figures): string[][] {
   const { gitDiffMs, gitSpawnMs, gitHunkCount, vsGit, vsGitNoSpawn } = figures;
   if (!gitDiffMs || !gitSpawnMs || !gitHunkCount || !vsGit) return [['  reference: git diff --no-index', 'n/a', 'git not found']];
   return [
-    ['  reference: git diff --no-index -U0 (spawn included)', ms(gitDiffMs.value), `${count(gitHunkCount.value)} hunks; ledger/git ${ratio(vsGit.value)}`],
+    ['  reference: git diff --no-index -U0 (spawn included)', ms(gitDiffMs.value), `${count(gitHunkCount.value)} hunks, the same as the ledger's; ledger/git ${ratio(vsGit.value)}`],
     ['  reference: spawning git --version', ms(gitSpawnMs.value), 'process start-up alone'],
     ...(vsGitNoSpawn ? [['  reference: git diff minus that start-up', ms(gitDiffMs.value - gitSpawnMs.value), `ledger/git ${ratio(vsGitNoSpawn.value)}`]] : []),
   ];
@@ -240,7 +266,7 @@ export const reviewBench: Bench = {
       hunksMs: distribution(hunksMs, 'ms'),
       hunkCount: single(hunkCount, 'count'),
       jsdiffMs: distribution(jsdiffMs, 'ms'),
-      ...gitComparison(hunksMs, git),
+      ...gitComparison(hunksMs, git, ledgerHunks(base, current)),
       ...ledger,
       memoryBytes: single(memory.bytes, 'bytes'),
       memoryTextBytes: single(memory.textBytes, 'bytes'),

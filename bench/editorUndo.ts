@@ -6,9 +6,7 @@
  * between the file shown in an editor and not shown, which VS Code handles differently.
  * Alone: `npm run package && npm run bench -- editorUndo`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openBytesWorkbench, sha, utf8, type PanelDriver } from '../test/support/panelDriver';
 import { openFile, runCommand, screenshot } from '../test/support/workbench';
@@ -70,10 +68,8 @@ export const editorUndoBench: Bench = {
   title: 'Undo all through the real editor (code-server)',
   async run({ options, progress, cleanup }) {
     const runs = options.quick ? 5 : 7;
-    const tmp = mkdtempSync(join(tmpdir(), 'tandem-bench-editor-undo-'));
-    cleanup.add('remove the editorUndo workspace', () => rmSync(tmp, { recursive: true, force: true }));
     progress(`editorUndo: starting code-server with the packaged extension`);
-    const workbench = await openBytesWorkbench(tmp, { 'tandem.review.tellAgentAboutUndo': false });
+    const workbench = await openBytesWorkbench('bench-editor-undo', { 'tandem.review.tellAgentAboutUndo': false });
     cleanup.add('stop code-server (editorUndo)', () => workbench.close());
     const original = utf8(fileText(false));
     const agentText = fileText(true);

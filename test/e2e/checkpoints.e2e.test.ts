@@ -3,15 +3,12 @@
 // deleting another), the user editing one file by hand in the editor, and "Restore to here" on
 // the first message, "Redo restore" and a window reload, every result checked as bytes (sha256).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openBytesWorkbench, utf8, type BytesWorkbench, type PanelDriver } from '../support/panelDriver';
 import { openFile, screenshot, webviewFrame } from '../support/workbench';
 
-let tmp: string;
 let workbench: BytesWorkbench | undefined;
 let page: Page;
 let ui: PanelDriver;
@@ -51,15 +48,13 @@ async function previewFirstMessage(expected: Record<string, string>): Promise<vo
 }
 
 before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'tandem-checkpoints-e2e-'));
-  workbench = await openBytesWorkbench(tmp, { 'tandem.review.tellAgentAboutUndo': false });
+  workbench = await openBytesWorkbench('checkpoints-e2e', { 'tandem.review.tellAgentAboutUndo': false });
   ({ ui } = workbench);
   ({ page } = ui);
 });
 
 after(async () => {
   await workbench?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('checkpoints in code-server', () => {

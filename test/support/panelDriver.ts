@@ -6,15 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { BytesRequest } from '../e2e/reviewBytesAgent';
-import { REPO_ROOT, startCodeServer, type CodeServer } from './code-server';
+import { REPO_ROOT } from './code-server';
+import { send } from './panelUser';
 import { tsxLoader } from './scriptedAgentSpec';
-import { launchBrowser, openWorkbench, webviewFrame, type WorkbenchBrowser } from './workbench';
-
-const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
+import { openTandemWorkbench, tempWorkspace } from './tandemWorkbench';
 
 export const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex'));
 export const utf8 = (text: string) => Buffer.from(text, 'utf8');
@@ -60,18 +59,11 @@ export class PanelDriver {
     }
   }
 
-  async send(text: string): Promise<void> {
-    const input = this.panel.locator('#composer-input textarea');
-    await input.click();
-    await input.fill(text);
-    await input.press('Enter');
-  }
-
   /** Sends `text` and waits for its turn to end, allowing every permission the agent asks on the way. */
   async turn(text: string, timeoutMs = 90_000): Promise<void> {
     const ended = this.panel.locator('.turn-ended');
     const before = await ended.count();
-    await this.send(text);
+    await send(this.panel, text);
     const allow = this.panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
     const deadline = Date.now() + timeoutMs;
     while ((await ended.count()) <= before) {
@@ -122,39 +114,21 @@ export class PanelDriver {
 /** Chromium on code-server with the packaged extension and the bytes agent as the default agent, the panel found (the agent starts with the first message). */
 export interface BytesWorkbench {
   ui: PanelDriver;
+  /** Stops the browser and code-server and removes the temp folder. */
   close(): Promise<void>;
 }
 
-/** `tmp`: a temp folder that gets the workspace (`tmp/workspace`) and the agent's request files. */
-export async function openBytesWorkbench(tmp: string, settings: Record<string, unknown> = {}): Promise<BytesWorkbench> {
-  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
-  const workspace = join(tmp, 'workspace');
-  mkdirSync(workspace, { recursive: true });
-  let server: CodeServer | undefined;
-  let browser: WorkbenchBrowser | undefined;
-  const close = async () => {
-    await browser?.close();
-    await server?.stop();
-  };
-  try {
-    server = await startCodeServer({
-      workspace,
-      vsix: VSIX,
-      settings: {
-        'tandem.revealOnStartup': true,
-        'tandem.defaultAgent': 'bytes',
-        // VS Code's desktop default; in the browser it saves after a second.
-        'files.autoSave': 'off',
-        'tandem.agents': { bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] } },
-        ...settings,
-      },
-    });
-    browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
-    const page = await openWorkbench(browser, server.url);
-    const ui = new PanelDriver(page, await webviewFrame(page, '#tandem-root', 60_000), workspace, tmp);
-    return { ui, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+/** `prefix` names the temp folder that holds the workspace and the agent's request files. */
+export async function openBytesWorkbench(prefix: string, settings: Record<string, unknown> = {}): Promise<BytesWorkbench> {
+  const where = tempWorkspace(prefix);
+  const tandem = await openTandemWorkbench(where, {
+    settings: {
+      'tandem.defaultAgent': 'bytes',
+      // VS Code's desktop default; in the browser it saves after a second.
+      'files.autoSave': 'off',
+      'tandem.agents': { bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] } },
+      ...settings,
+    },
+  });
+  return { ui: new PanelDriver(tandem.page, tandem.panel, where.workspace, where.tmp), close: tandem.close };
 }

@@ -1,6 +1,6 @@
-// What the real Claude adapter adds on top of ACP, through Tandem's session layer, offline
-// (the scripted Anthropic server on 127.0.0.1): a message steered into a running turn, a
-// subagent's work attributed to its Agent call, and a compaction as one thread entry.
+// What real adapters add on top of ACP, through Tandem's session layer, offline (scripted model
+// servers on 127.0.0.1): a message steered into a running turn (Claude and Codex), a subagent's
+// work attributed to its Agent call, and a compaction as one thread entry (Claude).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +10,10 @@ import { FrameStore } from '../../src/acp/frames';
 import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
+import { startOpenAIModelServer } from '../support/model-servers/openai';
+import { groupMembers } from '../support/processGroups';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { claudeAgentSpec, type AgentSpec } from '../support/real-agents';
+import { claudeAgentSpec, codexAgentSpec, type AgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { waitFor } from '../support/waitFor';
 
@@ -36,9 +38,9 @@ async function claude(t: { after(fn: () => unknown): void }): Promise<Setup> {
   return { server, spec, session, frames };
 }
 
-/** The text of every message the agent sent the model in main requests, for "did the model see it". */
-function mainRequestTexts(server: ScriptedModelServer): string {
-  return server.requests.filter((request) => request.role === 'main').map((request) => JSON.stringify((request.body as { messages?: unknown }).messages ?? [])).join('\n');
+/** The text of every message the agent sent the model in main requests (`messages`, or `input` for the Responses API). */
+function mainRequestTexts(server: ScriptedModelServer, field: 'messages' | 'input' = 'messages'): string {
+  return server.requests.filter((request) => request.role === 'main').map((request) => JSON.stringify((request.body as Record<string, unknown>)[field] ?? [])).join('\n');
 }
 
 describe('real Claude Code: steering, subagents, compaction', () => {
@@ -103,5 +105,35 @@ describe('real Claude Code: steering, subagents, compaction', () => {
     assert.equal(compaction.compaction.status, 'completed');
     assert.ok(compaction.compaction.tokensBefore !== null && compaction.compaction.tokensBefore > 0, `tokens before: ${compaction.compaction.tokensBefore}`);
     assert.ok(compaction.compaction.tokensAfter !== null, 'tokens after, from the usage the adapter reports after it');
+  });
+});
+
+describe('real Codex: steering', () => {
+  test('a message steered into a running Codex turn is taken in and reaches the model in the same turn', { timeout: 240_000 }, async (t) => {
+    const server = await startOpenAIModelServer();
+    const spec = codexAgentSpec(server.url);
+    const frames = new FrameStore();
+    const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger });
+    t.after(async () => {
+      // Codex's app-server may still write its CODEX_HOME after codex-acp exits: wait for the whole group.
+      const pgid = session.agentPid;
+      await session.stopAgent();
+      if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'Codex and its app-server to end', 10_000, 50);
+      session.dispose();
+      await server.close();
+      spec.dispose();
+    });
+    assert.ok(await session.start());
+    const long = Array.from({ length: 600 }, (_, i) => `w${i} `).join('');
+    server.enqueue({ text: long, chunkSize: 8, delayMs: 30 }, { text: 'Understood: the tests too.' });
+    const turn = session.prompt('Write a long answer');
+    await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 '), 'the answer to stream', 90_000);
+    assert.ok(session.canSteer, 'codex-acp advertises steering');
+    assert.equal(await session.steer('Check the tests too.'), true);
+    await turn;
+    const steered = session.thread.snapshot().find((entry) => entry.kind === 'user' && entry.text === 'Check the tests too.');
+    assert.equal(steered?.kind === 'user' && steered.steered, 'injected');
+    assert.match(mainRequestTexts(server, 'input'), /Check the tests too\./, 'the model got the steered message');
+    assert.equal(session.thread.snapshot().filter((entry) => entry.kind === 'turnEnded').length, 1, 'still one turn');
   });
 });

@@ -1,0 +1,184 @@
+// The frame inspector in a real VS Code: code-server runs the packaged .vsix, Chromium drives the
+// workbench, the scripted agent answers. Cards and frames link both ways, and a recording saved
+// from one conversation replays into the same cards in a read-only tab of the panel.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { runCommand, screenshot, webviewFrame } from '../support/workbench';
+
+let tandem: TandemWorkbench | undefined;
+let page: Page;
+let panel: Frame;
+let tmp: string;
+
+async function send(text: string): Promise<void> {
+  const input = panel.locator('#composer-input textarea');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+async function turnEnded(count: number): Promise<void> {
+  try {
+    await panel.locator('.turn-ended').nth(count - 1).waitFor({ state: 'attached', timeout: 60_000 });
+  } catch (error) {
+    // A turn that never ends says what the panel showed instead.
+    const status = await panel.locator('.connection-status').first().getAttribute('class').catch(() => null);
+    const thread = await panel.locator('#thread').innerText().catch(() => '(thread not readable)');
+    await screenshot(page, 'e2e-inspector-failure').catch(() => undefined);
+    throw new Error(`turn ${count} did not end: status ${status}; thread: ${thread.slice(-1500)}`, { cause: error });
+  }
+}
+
+/** Starts a palette command whose work goes on in dialogs and quick picks of its own. */
+async function startCommand(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+  await page.keyboard.type(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Answers the editor's own file dialog (the simple one a browser workbench shows) with `path`. */
+async function answerFileDialog(path: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForFunction(() => {
+    const box = document.querySelector<HTMLInputElement>('.quick-input-widget input');
+    return box !== null && box.value.startsWith('/');
+  }, undefined, { timeout: 20_000 });
+  // The dialog fills in its default path (and selects the name) a moment after it opens.
+  await page.waitForTimeout(1500);
+  await input.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(path);
+  // The dialog checks the typed path before it takes Enter.
+  await page.waitForTimeout(1000);
+  await screenshot(page, 'e2e-inspector-file-dialog');
+  await page.keyboard.press('Enter');
+  // A dialog that is still open (it took the first Enter as moving into the folder) gets a second one.
+  await page.waitForTimeout(1500);
+  const widget = page.locator('.quick-input-widget');
+  if (await widget.isVisible() && (await input.inputValue()) === path) {
+    await screenshot(page, 'e2e-inspector-file-dialog-open');
+    await page.keyboard.press('Enter');
+  }
+}
+
+/**
+ * The text of each tool card and message of the thread in front, in order; a message's "Restore
+ * to here" is a control that shows once its checkpoint is known, not part of what was said.
+ */
+async function renderedCards(frame: Frame): Promise<string[]> {
+  const texts = await frame.locator('.tool-card .tool-header, .tool-card .tool-locations, .tool-card .tool-text, .agent-message, .user-message').allInnerTexts();
+  return texts.map((text) => text.replace(/\n?Restore to here$/, ''));
+}
+
+before(async () => {
+  const where = tempWorkspace('e2e-inspector', SAMPLE_WORKSPACE);
+  tmp = where.tmp;
+  const scripted = scriptedAgentDefinition();
+  tandem = await openTandemWorkbench(where, {
+    settings: {
+      'tandem.defaultAgent': 'scripted',
+      'tandem.agents': { scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args } },
+      'files.simpleDialog.enable': true,
+    },
+  });
+  ({ page, panel } = tandem);
+});
+
+after(async () => {
+  await tandem?.close();
+});
+
+describe('frame inspector in code-server', () => {
+  test('"Show frames" opens the inspector on that call, "Show in thread" returns to the card; a saved recording replays into the same cards', { timeout: 300_000 }, async () => {
+    // The scripted agent's cards are known in advance: picked as a user picks an agent.
+    await panel.locator('#agent-picker').click();
+    await panel.locator('#agent-picker li.option', { hasText: 'Scripted agent' }).click();
+    await panel.locator('#tabs-bar .tab.active', { hasText: 'Scripted agent' }).waitFor({ timeout: 30_000 });
+    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    await send('tool');
+    await turnEnded(1);
+    await send('echo the cards are linked');
+    await turnEnded(2);
+    const card = panel.locator('.tool-card[data-tool-call-id="read-1"]');
+    await card.waitFor({ timeout: 30_000 });
+    const liveCards = await renderedCards(panel);
+    assert.ok(liveCards.some((text) => text.includes('Read README.md')), JSON.stringify(liveCards));
+
+    await card.locator('.show-frames-link').click();
+    const inspector = await webviewFrame(page, '#inspector-root .frame-row[data-index]', 60_000);
+    const chip = inspector.locator('.tool-chip');
+    await chip.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await chip.innerText(), /read-1/);
+    const rows = inspector.locator('.frame-row[data-index]');
+    await rows.first().waitFor({ timeout: 20_000 });
+    const shownRows = await rows.allInnerTexts();
+    assert.ok(shownRows.length >= 2, `the call's tool_call and its update: ${JSON.stringify(shownRows)}`);
+    assert.ok(shownRows.every((text) => text.includes('read-1')), `only frames of read-1: ${JSON.stringify(shownRows)}`);
+    assert.match(await inspector.locator('.frame-count').innerText(), /^\d+ of \d+ frames$/);
+    await screenshot(page, 'e2e-inspector-tool-call');
+
+    await rows.first().click();
+    const back = inspector.getByRole('button', { name: 'Show in thread' });
+    await back.waitFor({ timeout: 20_000 });
+    await back.click();
+    panel = await webviewFrame(page, '.tool-card[data-tool-call-id="read-1"]', 30_000);
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-tool-call-id') === 'read-1', undefined, { timeout: 20_000 });
+    const inView = await panel.locator('.tool-card[data-tool-call-id="read-1"]').evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    assert.ok(inView, 'the card is in view');
+    await screenshot(page, 'e2e-inspector-show-in-thread');
+
+    await runCommand(page, 'Tandem: Show Fidelity Report');
+    const preview = await webviewFrame(page, 'h1:has-text("Fidelity report")', 30_000);
+    await preview.locator('h2', { hasText: 'Permission coverage' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'e2e-fidelity-report');
+
+    const recording = join(tmp, 'conversation.tandem.ndjson');
+    await startCommand('Tandem: Save Recording…');
+    await answerFileDialog(recording);
+    await waitForFile(recording);
+    const lines = readFileSync(recording, 'utf8').trim().split('\n');
+    assert.ok(lines.length > 10, 'a header and the frames');
+    assert.match(lines[0] ?? '', /"tandemRecording":1/);
+
+    await startCommand('Tandem: Replay Recording…');
+    await answerFileDialog(recording);
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Instantly' }).first().click({ timeout: 20_000 });
+    panel = await webviewFrame(page, '#tandem-root', 30_000);
+    await panel.locator('#tabs-bar .tab.active', { hasText: '(replay)' }).waitFor({ timeout: 30_000 });
+    await panel.locator('.notice', { hasText: 'A replay of a recording' }).waitFor({ timeout: 30_000 });
+    await panel.locator('.turn-ended').nth(1).waitFor({ state: 'attached', timeout: 60_000 });
+    assert.deepEqual(await renderedCards(panel), liveCards, 'the replay shows the same cards and messages');
+    await screenshot(page, 'e2e-replay-tab');
+
+    // The replay's cards show the replay's own frames.
+    await panel.locator('.tool-card[data-tool-call-id="read-1"] .show-frames-link').click();
+    const replayed = await webviewFrame(page, '#inspector-root', 30_000);
+    await replayed.locator('.inspector-note', { hasText: 'A replay: nothing was run, read or written.' }).waitFor({ timeout: 20_000 });
+    assert.match(await replayed.locator('.inspector-title').innerText(), /\(replay\)/);
+    assert.ok((await replayed.locator('.frame-row[data-index]').allInnerTexts()).every((text) => text.includes('read-1')));
+    panel = await webviewFrame(page, '#tandem-root', 30_000);
+
+    const before = await renderedCards(panel);
+    await send('this goes nowhere');
+    await page.waitForTimeout(1000);
+    assert.deepEqual(await renderedCards(panel), before, 'nothing is sent from a replay');
+  });
+});
+
+async function waitForFile(path: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`${path} was not written`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

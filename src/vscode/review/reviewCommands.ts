@@ -30,12 +30,15 @@ async function revealHunk(direction: 1 | -1, review: ReviewController): Promise<
   }
   const editor = vscode.window.activeTextEditor;
   const here = editor ? { path: editor.document.uri.fsPath, line: editor.selection.active.line } : null;
-  const stops = files.flatMap((file) => file.hunks.map((hunk) => ({ path: file.path, line: hunk.currentStart })));
+  // A deleted file has no buffer to go to: its hunks are shown in the file as it was.
+  const stops = files.flatMap((file) => file.hunks.map((hunk) => (file.status === 'deleted'
+    ? { path: file.path, line: hunk.baseStart, uri: baseUri(file.path) }
+    : { path: file.path, line: hunk.currentStart, uri: vscode.Uri.file(file.path) })));
   const index = here ? stops.findIndex((stop) => stop.path === here.path && (direction > 0 ? stop.line > here.line : stop.line >= here.line)) : -1;
   const before = here ? stops.filter((stop, i) => (index >= 0 ? i < index : stop.path === here.path && stop.line < here.line)) : [];
   const target = direction > 0 ? (index >= 0 ? stops[index] : stops[0]) : (before.at(-1) ?? stops.at(-1));
   if (!target) return;
-  const shown = await vscode.window.showTextDocument(vscode.Uri.file(target.path));
+  const shown = await vscode.window.showTextDocument(target.uri);
   const position = new vscode.Position(target.line, 0);
   shown.selection = new vscode.Selection(position, position);
   shown.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);

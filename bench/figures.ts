@@ -72,6 +72,7 @@ export const STABLE_KEYS = [
   'terminal.vsNodePipe',
   'review.vsGitNoSpawn',
   'fsRead.vsEcho',
+  'review.editorUndoAllMs',
 ] as const;
 
 export type StableKey = (typeof STABLE_KEYS)[number];

@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const restoreScopes = ['code', 'conversation', 'both'] as const;
 export type RestoreScope = (typeof restoreScopes)[number];
 
-/** A user message of the conversation in front that has a checkpoint. */
+/** A user message of the conversation in front: restorable with its checkpoint, or not, with the reason. */
 export interface MessageCheckpointView {
   entryId: string;
   /** False once the checkpoint's copies were dropped to stay within the storage bound. */

@@ -17,7 +17,7 @@ export interface PreSessionStep {
 }
 
 export interface AgentSpec extends SpawnSpec {
-  name: "claude" | "gemini" | "codex";
+  name: "claude" | "gemini" | "codex" | "qwen" | "opencode";
   /** Scratch HOME of this agent (settings, logs, session files). */
   home: string;
   /** Requests the agent needs between `initialize` and `session/new`. */
@@ -170,6 +170,44 @@ export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): A
       CODEX_HOME: codexHome,
       // Offer no browser sign-in (nothing could open one here), only what works headless.
       NO_BROWSER: "1",
+      ...opts.env,
+    },
+  };
+}
+
+/** The model name Qwen Code and OpenCode are configured with; the scripted server answers any name. */
+export const OPENAI_COMPATIBLE_MODEL = "gpt-scripted";
+
+/**
+ * Qwen Code in ACP mode against the scripted Responses API server: its "openai-responses" auth type
+ * takes the key, base URL and model from the environment, so no sign-in and no Qwen account.
+ */
+export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
+  const { home, cwd, dispose } = scratch("qwen", opts.cwd);
+  const qwenDir = path.join(home, ".qwen");
+  mkdirSync(qwenDir, { recursive: true });
+  // Settings it reads only from settings.json: no usage statistics, telemetry or update checks
+  // (the npm registry is reachable here), and the auth type chosen so it never asks for one.
+  const settings = {
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    security: { auth: { selectedType: "openai-responses" } },
+  };
+  writeFileSync(path.join(qwenDir, "settings.json"), JSON.stringify(settings, null, 2));
+  return {
+    name: "qwen",
+    command: process.execPath,
+    args: [binScript("qwen"), "--acp"],
+    cwd,
+    home,
+    preSession: [],
+    dispose,
+    env: {
+      ...baseEnv(home),
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: `${modelUrl}/v1`,
+      OPENAI_MODEL: OPENAI_COMPATIBLE_MODEL,
       ...opts.env,
     },
   };

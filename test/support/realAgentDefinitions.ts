@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import type { AgentSpec } from './real-agents';
 
-const LABELS: Record<AgentSpec['name'], string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex' };
+const LABELS: Record<AgentSpec['name'], string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex', qwen: 'Qwen Code', opencode: 'OpenCode' };
 
 /** A real agent's spawn spec as the agent definition Tandem's session layer starts. */
 export function definitionFromSpec(spec: AgentSpec): AgentDefinition {

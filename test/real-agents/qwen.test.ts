@@ -1,0 +1,146 @@
+// Qwen Code 0.24.4 in ACP mode (`qwen --acp`), offline: its "openai-responses" auth type points it
+// at the scripted Responses API server on 127.0.0.1 from the environment, no sign-in.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { FrameStore } from '../../src/acp/frames';
+import type { ConversationView } from '../../src/contract/conversationView';
+import type { HostToWebview } from '../../src/contract/messages';
+import type { SessionController } from '../../src/conversation/sessionController';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
+import { silentLogger } from '../../src/util/logger';
+import { startOpenAIModelServer, type ScriptedModelServer } from '../support/model-servers/openai';
+import { OPENAI_COMPATIBLE_MODEL, qwenAgentSpec } from '../support/real-agents';
+import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { reviewedSession } from '../support/reviewHarness';
+import { waitFor } from '../support/waitFor';
+
+const TIMEOUT = { timeout: 180_000 };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+interface WireFrame { method?: string; id?: number; params?: Record<string, unknown>; result?: Record<string, unknown> }
+const parsed = (frames: FrameStore, direction: 'in' | 'out'): WireFrame[] =>
+  frames.frames().filter((frame) => frame.direction === direction).map((frame) => JSON.parse(frame.text) as WireFrame);
+
+describe('real Qwen Code (qwen --acp) through Tandem', () => {
+  test('the answer streams in pieces; the context meter shows what it reports, and no cost is made up', TIMEOUT, async (t) => {
+    const model = await startOpenAIModelServer();
+    const spec = qwenAgentSpec(model.url);
+    const frames = new FrameStore();
+    const posted: HostToWebview[] = [];
+    const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
+      (message) => posted.push(message),
+      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    t.after(async () => {
+      await presenter.currentSession.stopAgent();
+      presenter.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    await presenter.handle({ type: 'ready' });
+    await waitFor(() => presenter.currentSession.live, 'the Qwen Code session to open', 60_000);
+    const session = presenter.currentSession;
+
+    const reply = 'Qwen Code, offline: this answer is streamed to Tandem in twelve-character pieces.';
+    model.enqueue({ text: reply, chunkSize: 12 });
+    await presenter.sendPrompt('Say hello');
+    assert.equal(session.thread.lastAgentText(), reply);
+    const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
+    assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
+    const main = model.requests.filter((request) => request.role === 'main');
+    assert.equal(main.length, 1, 'one model request for one turn');
+    assert.equal((main[0]?.body as { model?: string }).model, OPENAI_COMPATIBLE_MODEL);
+
+    const usageUpdate = parsed(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
+    const sent = usageUpdate?.params?.update as { used: number; size: number; cost?: unknown } | undefined;
+    assert.ok(sent, 'Qwen Code sends usage_update');
+    assert.equal(sent.cost, undefined, 'with no cost in it');
+    const conversation = (): ConversationView | undefined => posted.flatMap((message) => (message.type === 'conversationChanged' ? [message.conversation] : [])).at(-1);
+    const usage = await waitFor(() => {
+      const shown = conversation()?.usage;
+      return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
+    }, 'the context meter to show the usage_update', 10_000);
+    assert.equal(usage.size, sent.size);
+    assert.equal(usage.cost, null, 'no cost is shown, none was sent');
+    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing Qwen Code asked went unanswered');
+  });
+
+  test('an edit asks permission with its own option ids and the diff it will write; allowed, it goes through the editor, is reviewed, and one hunk undone gives back the bytes', TIMEOUT, async (t) => {
+    const { model, session, ledger, frames, writer, multi } = await qwenReviewed(t);
+    const edited = TEN_LINES.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
+    const { turn, asking, request } = await editAsked(model, session, frames, multi, edited);
+    const options = (request.params?.options ?? []) as { optionId: string; kind: string }[];
+    assert.deepEqual(asking.permission.options.map((option) => option.optionId), options.map((option) => option.optionId), "the card offers the agent's own options");
+    const diff = asking.content.find((content) => content.type === 'diff');
+    assert.ok(diff?.type === 'diff', 'Qwen Code sends the diff with the request, and the card shows it');
+    assert.equal(diff.newText, edited);
+    assert.equal(diff.oldText, TEN_LINES);
+    const allowOnce = options.find((option) => option.kind === 'allow_once');
+    assert.ok(allowOnce);
+    session.answerPermission(asking.permission.requestId, allowOnce.optionId);
+    await turn;
+    const answer = parsed(frames, 'out').find((frame) => frame.id === request.id && frame.result);
+    assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: allowOnce.optionId } }, 'answered with the id Qwen Code gave');
+
+    assert.equal(readFileSync(multi, 'utf8'), edited);
+    const write = parsed(frames, 'in').find((frame) => frame.method === 'fs/write_text_file');
+    assert.equal(write?.params?.path, multi, 'Qwen Code wrote through the editor');
+    const file = ledger.file(multi);
+    assert.equal(file?.origin, 'editor', 'reviewed as written through the editor');
+    assert.equal(file.hunks.length, 2);
+    const second = file.hunks.find((hunk) => hunk.added.includes('line nine'));
+    assert.ok(second);
+    assert.deepEqual(await writer.undo([ledger.undoHunk(multi, second.id)]), []);
+    assert.equal(sha256(readFileSync(multi)), sha256(Buffer.from(TEN_LINES.replace('line 2\n', 'line two\n'))), 'only the undone region changed back, byte for byte');
+  });
+
+  test("an edit rejected with Qwen Code's own reject option leaves the file's bytes and the review untouched", TIMEOUT, async (t) => {
+    const { model, session, ledger, frames, multi } = await qwenReviewed(t);
+    const before = sha256(readFileSync(multi));
+    const { turn, asking, request } = await editAsked(model, session, frames, multi, 'replaced\n');
+    const reject = asking.permission.options.find((option) => option.kind === 'reject_once');
+    assert.ok(reject);
+    session.answerPermission(asking.permission.requestId, reject.optionId);
+    await turn;
+    const answer = parsed(frames, 'out').find((frame) => frame.id === request.id && frame.result);
+    assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: reject.optionId } });
+    assert.equal(sha256(readFileSync(multi)), before, 'the file is as it was');
+    assert.ok(!parsed(frames, 'in').some((frame) => frame.method === 'fs/write_text_file'), 'nothing was written');
+    assert.equal(ledger.file(multi), undefined, 'nothing to review');
+    const card = session.thread.findLastToolCall((tool) => tool.toolCallId === asking.toolCallId);
+    assert.notEqual(card?.status, 'completed', 'the card does not claim the edit happened');
+  });
+});
+
+/** Qwen Code in its "default" mode (it asks before each edit; it starts in "auto"), reviewed, with a ten-line file. */
+async function qwenReviewed(t: { after(fn: () => unknown): void }) {
+  const model = await startOpenAIModelServer();
+  const spec = qwenAgentSpec(model.url);
+  const reviewed = reviewedSession({ ...definitionFromSpec(spec), defaultMode: 'default' }, spec.cwd);
+  t.after(async () => {
+    await reviewed.session.stopAgent();
+    reviewed.session.dispose();
+    await model.close();
+    spec.dispose();
+  });
+  const multi = join(spec.cwd, 'multi.txt');
+  writeFileSync(multi, TEN_LINES);
+  return { ...reviewed, model, multi };
+}
+
+/** Starts a turn in which the model reads `path` (Qwen Code overwrites only a file it has read) and then writes `content`; resolves once the agent asks. */
+async function editAsked(model: ScriptedModelServer, session: SessionController, frames: FrameStore, path: string, content: string) {
+  model.enqueue(
+    { toolUses: [{ name: 'read_file', input: { file_path: path } }] },
+    { text: 'Writing.', toolUses: [{ name: 'write_file', input: { file_path: path, content } }] },
+    { text: 'Done.' },
+  );
+  const turn = session.prompt('Change the file');
+  const tool = await waitFor(() => session.thread.findLastToolCall((candidate) => candidate.permission !== null), 'Qwen Code to ask permission', 60_000);
+  const request = parsed(frames, 'in').find((frame) => frame.method === 'session/request_permission');
+  assert.ok(tool.permission && request);
+  return { turn, asking: { ...tool, permission: tool.permission }, request };
+}

@@ -7,8 +7,8 @@
  * tasks measured inside the page while it streams.
  * Two paces: the model streaming 5,000 deltas a second (a raw turn of 3-4 s, the pace the target
  * was set for; real models are far slower), and a flood as fast as the server can write, where
- * the agent's two processes alone keep both of this machine's cores busy and every other
- * process (Tandem's host, Chromium) takes its time from them.
+ * the agent's processes take a large share of this machine's cores (measured from /proc as the
+ * agent's process-group CPU, printed with the figures) and Tandem's host and Chromium share the rest.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +25,7 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { count, ms, ratio, table } from './report';
+import { processGroupCpuMs } from './processCpu';
 import { median, percentile } from './stats';
 
 const END_MARKER = 'END-OF-STREAMING-BENCH';
@@ -59,16 +60,27 @@ export function benchMarkdown(bytes: number): string {
   return `${parts.join('')}${END_MARKER}\n`;
 }
 
-async function rawTurn(model: ScriptedModelServer, text: string, pace: Pace): Promise<number> {
+interface RawTurn {
+  ms: number;
+  /** The agent's process group (adapter + its helpers): CPU time over the turn / wall time. */
+  agentCores: number | null;
+}
+
+async function rawTurn(model: ScriptedModelServer, text: string, pace: Pace): Promise<RawTurn> {
   const spec = claudeAgentSpec(model.url);
   const client = RawNdjsonClient.spawn(spec, { requestTimeoutMs: 120_000 });
   try {
     await client.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'bench', version: '1' } });
     const session = await client.request<{ sessionId: string }>('session/new', { cwd: spec.cwd, mcpServers: [] });
     model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
+    // The client spawns the agent detached, so the agent's pid is its process group.
+    const group = client.child.pid ?? 0;
+    const cpuBefore = processGroupCpuMs(group);
     const started = performance.now();
     await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
-    return performance.now() - started;
+    const elapsed = performance.now() - started;
+    const cpuAfter = processGroupCpuMs(group);
+    return { ms: elapsed, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
   } finally {
     await client.close();
     spec.dispose();
@@ -152,17 +164,20 @@ async function stopFrameProbe(harness: PanelHarness): Promise<Omit<PanelTurn, 'm
 
 interface PaceRuns {
   pace: Pace;
-  raw: number[];
+  raw: RawTurn[];
   panel: PanelTurn[];
 }
 
-function paceFigures({ raw, panel }: PaceRuns): Figures {
+function paceFigures({ raw: rawTurns, panel }: PaceRuns): Figures {
+  const raw = rawTurns.map((turn) => turn.ms);
+  const agentCores = rawTurns.flatMap((turn) => (turn.agentCores === null ? [] : [turn.agentCores]));
   const panelMs = panel.map((turn) => turn.ms);
   const worst = (pick: (turn: PanelTurn) => number) => Math.max(...panel.map(pick));
   return {
     rawMs: distribution(raw, 'ms'),
     panelMs: distribution(panelMs, 'ms'),
     vsRaw: slowdown(panelMs, raw),
+    ...(agentCores.length > 0 ? { agentCores: distribution(agentCores, 'count') } : {}),
     maxFrameGapMs: single(worst((turn) => turn.maxFrameMs), 'ms'),
     p99FrameMs: distribution(panel.map((turn) => turn.p99FrameMs), 'ms'),
     framesOver50: single(worst((turn) => turn.framesOver50), 'count'),
@@ -194,11 +209,14 @@ async function measurePaces(context: BenchContext, text: string, runs: number): 
     await panelTurn(model, browser, warmUp, PACES[0] as Pace);
     for (const figures of paces) {
       for (let run = 0; run < runs; run++) {
-        const raw = await rawTurn(model, text, figures.pace);
-        const panel = await panelTurn(model, browser, text, figures.pace);
+        // The order alternates, so neither side always runs on a machine the other just warmed or loaded.
+        const rawFirst = run % 2 === 0;
+        const first = rawFirst ? await rawTurn(model, text, figures.pace) : await panelTurn(model, browser, text, figures.pace);
+        const raw = rawFirst ? first as RawTurn : await rawTurn(model, text, figures.pace);
+        const panel = rawFirst ? await panelTurn(model, browser, text, figures.pace) : first as PanelTurn;
         figures.raw.push(raw);
         figures.panel.push(panel);
-        context.progress(`  ${figures.pace.label}, run ${run + 1}/${runs}: raw ${ms(raw)}, panel ${ms(panel.ms)} (max frame ${ms(panel.maxFrameMs)}, ${panel.chunks} chunks)`);
+        context.progress(`  ${figures.pace.label}, run ${run + 1}/${runs}: raw ${ms(raw.ms)}, panel ${ms(panel.ms)} (max frame ${ms(panel.maxFrameMs)}, ${panel.chunks} chunks)`);
       }
     }
     return paces;
@@ -207,12 +225,19 @@ async function measurePaces(context: BenchContext, text: string, runs: number): 
   }
 }
 
+/** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
+function agentCpuLine(pace: Pace, cores: Figure | undefined): string {
+  if (!cores) return `   ${pace.label}: the agent's CPU could not be read (no /proc).`;
+  return `   ${pace.label}: the agent's process group used ${cores.value.toFixed(2)} cores (min ${(cores.min ?? cores.value).toFixed(2)}, max ${(cores.max ?? cores.value).toFixed(2)}) `
+    + `of ${os.availableParallelism()} during the raw turns (/proc CPU time / wall time).`;
+}
+
 export const streamingBench: Bench = {
   name: 'streaming',
   title: 'Panel: streaming a long answer',
   async run(context) {
     const { quick } = context.options;
-    const runs = quick ? 1 : 3;
+    const runs = 5;
     const text = benchMarkdown(quick ? 50_000 : 200_000);
     context.progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace after a warm-up turn`);
     const paces = await measurePaces(context, text, runs);
@@ -230,7 +255,7 @@ export const streamingBench: Bench = {
         ),
         `   ${count(text.length)} characters of markdown, ${count(chunks)} agent_message_chunks per turn (real claude-agent-acp, scripted model server).`,
         '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',
-        `   The flood is CPU-bound on ${os.availableParallelism()} cores: the agent (adapter + Claude Code) takes most of them, so the panel's rendering competes with it.`,
+        ...measured.map(({ pace, figures }) => agentCpuLine(pace, figures.agentCores)),
       ],
     };
   },

@@ -16,6 +16,7 @@ import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { pickAgent, pickedAgent, send, startFromPalette, turnEnd } from '../support/panelUser';
 import { openFile, runCommand, screenshot, webviewFrame } from '../support/workbench';
 
 let tmp: string;
@@ -40,22 +41,6 @@ function serveRegistryFixture(): Promise<{ url: string; close(): Promise<void> }
   }));
 }
 
-/** Runs a palette command that opens a quick pick of its own (runCommand waits for the palette to close). */
-async function startCommand(title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
-  await page.keyboard.type(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function send(frame: Frame, text: string): Promise<void> {
-  const input = frame.locator('#composer-input textarea');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
-
 /** A wait that failed says what the panel showed then, so a failure far from here can be understood. */
 async function explainTimeout(wait: Promise<unknown>, what: string): Promise<void> {
   try {
@@ -70,21 +55,16 @@ async function explainTimeout(wait: Promise<unknown>, what: string): Promise<voi
 
 /** The newest turn-ended marker's stop reason, waiting until there are `count` of them. */
 async function waitForTurnEnd(frame: Frame, count: number, timeoutMs = 60_000): Promise<string | null> {
-  const markers = frame.locator('.turn-ended');
-  await markers.nth(count - 1).waitFor({ state: 'attached', timeout: timeoutMs });
-  const reason = await markers.nth(count - 1).getAttribute('data-stop-reason');
-  if (reason === 'error') throw new Error(`the turn failed: ${await markers.nth(count - 1).textContent()}`);
+  const reason = await turnEnd(frame, count, timeoutMs);
+  if (reason === 'error') throw new Error(`the turn failed: ${await frame.locator('.turn-ended').nth(count - 1).textContent()}`);
   return reason;
 }
 
 /** Picks an agent in the panel's picker and waits for the connection phase it should reach. */
 async function selectAgent(label: string, id: string, phase = 'ready'): Promise<void> {
-  await panel.locator('#agent-picker').click();
-  await panel.locator('#agent-picker li.option', { hasText: label }).click();
   // A used conversation keeps its agent: the choice opens a new tab, which must be showing first.
-  await panel.locator('#tabs-bar .tab.active', { hasText: label }).waitFor({ timeout: 30_000 });
-  await panel.locator(`.connection-status.phase-${phase}`).waitFor({ timeout: 60_000 });
-  assert.equal(await panel.locator('#agent-picker').evaluate((node) => (node as HTMLElement & { value: string }).value), id);
+  await pickAgent(panel, label, phase);
+  assert.equal(await pickedAgent(panel), id);
 }
 
 /** Polls a condition that depends on the editor and the disk, bounded. */
@@ -407,7 +387,7 @@ describe('Tandem panel in code-server', () => {
   });
 
   test('an agent from the ACP registry is added to tandem.agents and offered in the picker', { timeout: 120_000 }, async () => {
-    await startCommand('Tandem: Add Agent from Registry');
+    await startFromPalette(page, 'Add Agent from Registry…');
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Fixture npx agent' });
     await row.waitFor({ timeout: 30_000 });
     await row.click();

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { MAX_COMMENT_CHARS } from './reviewLimits';
 
-/** Longest comment on a hunk the panel takes (the agent gets it whole). */
-export const MAX_COMMENT_CHARS = 4000;
-/** Comments one message can carry: each brings its hunk's text along, so the context stays bounded. */
-export const MAX_COMMENTS_PER_MESSAGE = 30;
+export { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_MESSAGE } from './reviewLimits';
 
 const path = z.string().min(1).max(4096);
 const hunkId = z.string().min(1).max(200);

@@ -1,4 +1,5 @@
-import { MAX_COMMENTS_PER_MESSAGE, type ReviewFeedbackChange } from '../../src/contract/reviewMessages';
+import { MAX_COMMENTS_PER_MESSAGE } from '../../src/contract/reviewLimits';
+import type { ReviewFeedbackChange } from '../../src/contract/reviewMessages';
 import { placeText, progressText, type HunkCounts } from '../../src/contract/reviewProgress';
 import type { ReviewAction, ReviewCommentView, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';

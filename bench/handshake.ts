@@ -9,7 +9,7 @@ import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import { startGeminiModelServer } from '../test/support/model-servers/gemini';
 import { startOpenAIModelServer } from '../test/support/model-servers/openai';
 import type { ScriptedModelServer } from '../test/support/model-servers/script';
-import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, type AgentSpec, type PreSessionStep } from '../test/support/real-agents';
+import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, opencodeAgentSpec, qwenAgentSpec, type AgentSpec, type PreSessionStep } from '../test/support/real-agents';
 import { measureFirstToken, type FirstTokenResult, type PromptScript } from './firstToken';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
@@ -213,6 +213,8 @@ export const HANDSHAKE_AGENTS: HandshakeAgent[] = [
   modelServerAgent('claude', '@agentclientprotocol/claude-agent-acp', startClaudeModelServer, (url) => claudeAgentSpec(url)),
   modelServerAgent('gemini', '@google/gemini-cli', startGeminiModelServer, (url) => geminiAgentSpec(url)),
   modelServerAgent('codex', '@agentclientprotocol/codex-acp', startOpenAIModelServer, (url) => codexAgentSpec(url)),
+  modelServerAgent('qwen', '@qwen-code/qwen-code', startOpenAIModelServer, (url) => qwenAgentSpec(url)),
+  modelServerAgent('opencode', 'opencode-ai', startOpenAIModelServer, (url) => opencodeAgentSpec(url)),
 ];
 
 interface Measured {

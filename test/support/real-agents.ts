@@ -213,6 +213,55 @@ export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): Ag
   };
 }
 
+/**
+ * OpenCode in ACP mode (`opencode acp`) against the scripted Responses API server: a provider of its
+ * own in a scratch XDG config, on the AI SDK's OpenAI package it bundles, so nothing is installed
+ * at run time. Edits and commands ask first, as a user's "ask" permission rules make them.
+ */
+export function opencodeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
+  const { home, cwd, dispose } = scratch("opencode", opts.cwd);
+  const xdg = { XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".local", "share"), XDG_CACHE_HOME: path.join(home, ".cache"), XDG_STATE_HOME: path.join(home, ".local", "state") };
+  mkdirSync(path.join(xdg.XDG_CONFIG_HOME, "opencode"), { recursive: true });
+  const model = `scripted/${OPENAI_COMPATIBLE_MODEL}`;
+  const config = {
+    autoupdate: false,
+    share: "disabled",
+    model,
+    small_model: model,
+    enabled_providers: ["scripted"],
+    permission: { edit: "ask", bash: "ask" },
+    provider: {
+      scripted: {
+        npm: "@ai-sdk/openai",
+        name: "Scripted",
+        options: { baseURL: `${modelUrl}/v1`, apiKey: "test-key" },
+        models: { [OPENAI_COMPATIBLE_MODEL]: { name: OPENAI_COMPATIBLE_MODEL, tool_call: true, limit: { context: 131072, output: 8192 } } },
+      },
+    },
+  };
+  writeFileSync(path.join(xdg.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(config, null, 2));
+  return {
+    name: "opencode",
+    command: realpathSync(path.join(REPO_ROOT, "node_modules", ".bin", "opencode")),
+    args: ["acp"],
+    cwd,
+    home,
+    preSession: [],
+    dispose,
+    env: {
+      ...baseEnv(home),
+      ...xdg,
+      // The models.dev catalogue, update checks, LSP downloads and default plugins all go to the network.
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      ...opts.env,
+    },
+  };
+}
+
 /** A deliberately small environment: nothing inherited can point an agent at a real service. */
 function baseEnv(home: string): Record<string, string> {
   return {

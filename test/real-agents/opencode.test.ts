@@ -1,0 +1,104 @@
+// OpenCode 1.18.33 in ACP mode (`opencode acp`), offline: a provider of its own in a scratch XDG
+// config points it at the scripted Responses API server on 127.0.0.1, no sign-in.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { FrameStore } from '../../src/acp/frames';
+import type { ConversationView } from '../../src/contract/conversationView';
+import type { HostToWebview } from '../../src/contract/messages';
+import { ChatPresenter } from '../../src/panel/chatPresenter';
+import { silentLogger } from '../../src/util/logger';
+import { startOpenAIModelServer } from '../support/model-servers/openai';
+import { opencodeAgentSpec } from '../support/real-agents';
+import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { reviewedSession } from '../support/reviewHarness';
+import { waitFor } from '../support/waitFor';
+
+const TIMEOUT = { timeout: 180_000 };
+const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+interface WireFrame { method?: string; id?: number; params?: Record<string, unknown>; result?: Record<string, unknown> }
+const parsed = (frames: FrameStore, direction: 'in' | 'out'): WireFrame[] =>
+  frames.frames().filter((frame) => frame.direction === direction).map((frame) => JSON.parse(frame.text) as WireFrame);
+
+describe('real OpenCode (opencode acp) through Tandem', () => {
+  test('the answer streams in pieces; the meter shows the usage and cost it reports', TIMEOUT, async (t) => {
+    const model = await startOpenAIModelServer();
+    const spec = opencodeAgentSpec(model.url);
+    const frames = new FrameStore();
+    const posted: HostToWebview[] = [];
+    const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
+      (message) => posted.push(message),
+      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    t.after(async () => {
+      await presenter.currentSession.stopAgent();
+      presenter.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    await presenter.handle({ type: 'ready' });
+    await waitFor(() => presenter.currentSession.live, 'the OpenCode session to open', 60_000);
+    const session = presenter.currentSession;
+
+    const reply = 'OpenCode, offline: this answer is streamed to Tandem in twelve-character pieces.';
+    model.enqueue({ text: reply, chunkSize: 12 });
+    await presenter.sendPrompt('Say hello');
+    assert.equal(session.thread.lastAgentText(), reply);
+    const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
+    assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
+
+    const usageUpdate = parsed(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
+    const sent = usageUpdate?.params?.update as { used: number; size: number; cost?: { amount: number; currency: string } } | undefined;
+    assert.ok(sent, 'OpenCode sends usage_update');
+    const conversation = (): ConversationView | undefined => posted.flatMap((message) => (message.type === 'conversationChanged' ? [message.conversation] : [])).at(-1);
+    const usage = await waitFor(() => {
+      const shown = conversation()?.usage;
+      return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
+    }, 'the context meter to show the usage_update', 10_000);
+    assert.equal(usage.size, sent.size);
+    // The configured model has no price, so OpenCode says it cost 0: shown as sent, not guessed.
+    assert.deepEqual(usage.cost, sent.cost ?? null);
+    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing OpenCode asked went unanswered');
+  });
+
+  test('an edit asks permission with its own option ids and the diff it will make; allowed, it writes the disk itself', TIMEOUT, async (t) => {
+    const model = await startOpenAIModelServer();
+    const spec = opencodeAgentSpec(model.url);
+    const { session, frames } = reviewedSession(definitionFromSpec(spec), spec.cwd);
+    t.after(async () => {
+      await session.stopAgent();
+      session.dispose();
+      await model.close();
+      spec.dispose();
+    });
+    const multi = join(spec.cwd, 'multi.txt');
+    writeFileSync(multi, TEN_LINES);
+    const edited = TEN_LINES.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
+    // With an OpenAI model OpenCode edits through its apply_patch tool (no write or edit tool).
+    const patchText = ['*** Begin Patch', '*** Update File: multi.txt', '@@', ' line 1', '-line 2', '+line two', ' line 3', '@@', ' line 8', '-line 9', '+line nine', ' line 10', '*** End Patch'].join('\n');
+    model.enqueue(
+      { toolUses: [{ name: 'read', input: { filePath: multi } }] },
+      { text: 'Writing.', toolUses: [{ name: 'apply_patch', input: { patchText } }] },
+      { text: 'Done.' },
+    );
+    const turn = session.prompt('Change the file');
+    const tool = await waitFor(() => session.thread.findLastToolCall((candidate) => candidate.permission !== null), 'OpenCode to ask permission', 60_000);
+    const request = parsed(frames, 'in').find((frame) => frame.method === 'session/request_permission');
+    assert.ok(tool.permission && request);
+    const diff = tool.content.find((content) => content.type === 'diff');
+    assert.ok(diff?.type === 'diff', 'OpenCode sends the diff with the request, and the card shows it');
+    assert.equal(diff.oldText, TEN_LINES);
+    assert.equal(diff.newText, edited);
+    const options = (request.params?.options ?? []) as { optionId: string; kind: string }[];
+    assert.deepEqual(tool.permission.options.map((option) => option.optionId), options.map((option) => option.optionId), "the card offers the agent's own options");
+    const allowOnce = options.find((option) => option.kind === 'allow_once');
+    assert.ok(allowOnce);
+    session.answerPermission(tool.permission.requestId, allowOnce.optionId);
+    await turn;
+    const answer = parsed(frames, 'out').find((frame) => frame.id === request.id && frame.result);
+    assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: allowOnce.optionId } }, 'answered with the id OpenCode gave');
+    assert.equal(readFileSync(multi, 'utf8'), edited);
+    assert.ok(!parsed(frames, 'in').some((frame) => frame.method === 'fs/write_text_file'), 'OpenCode wrote the disk itself');
+  });
+});

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../support/code-server';
-import { launchBrowser, openFile, openWorkbench, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
+import { launchBrowser, openFile, openWorkbench, runCommand, screenshot, webviewFrame, type WorkbenchBrowser } from '../support/workbench';
+import { auditPanel, describeViolations, focusedControl, tabTo, THEMES, unreachableControls, useTheme } from '../support/panelAudit';
 
 const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
 const SAMPLE = join(REPO_ROOT, 'scripts', 'sample-workspace');
@@ -46,6 +47,47 @@ const card = (kind: string, title: string) => panel.locator(`.tool-card[aria-lab
 /** The pending hunk of `file` whose text contains `text`. */
 const hunk = (file: string, text: string) => panel.locator(`.tool-diff.pending[data-path$="${file}"] .hunk`, { hasText: text });
 
+/** Drags the side bar's edge until the side bar is `width` px wide, as a user resizes it. */
+async function resizeSideBar(width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const box = await sidebar.boundingBox();
+  assert.ok(box);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 12 });
+  await page.mouse.up();
+  const resized = await sidebar.boundingBox();
+  assert.ok(resized && Math.abs(resized.width - width) < 12, `the side bar is ${width} px wide (${resized?.width})`);
+}
+
+/**
+ * The panel as it is now, in each colour theme: a screenshot named `demo-tour-<state>-<theme>`
+ * and an axe-core audit that allows no serious or critical violation. Ends in the first theme.
+ */
+async function inEveryTheme(state: string, scrollTo?: () => Promise<void>): Promise<void> {
+  for (const theme of THEMES) {
+    await useTheme(server!, page, theme);
+    await scrollTo?.();
+    await screenshot(page, `demo-tour-${state}-${theme.name}`);
+    const report = await auditPanel(panel);
+    if (report.summary.length > 0) console.log(`axe, ${state}, ${theme.name}:\n  ${report.summary.join('\n  ')}`);
+    assert.equal(report.blocking.length, 0, `serious or critical accessibility violations (${state}, ${theme.name}):\n${describeViolations(report.blocking)}`);
+  }
+  await useTheme(server!, page, THEMES[0]);
+}
+
+/** The panel fits its width: nothing in it is wider than the panel itself, nothing scrolls sideways but code. */
+async function overflowing(): Promise<string[]> {
+  return panel.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('#tandem-root *')]
+      .filter((node) => node.getClientRects().length > 0 && !node.closest('pre, .xterm, .terminal-screen, .tabs-strip, .visually-hidden'))
+      .filter((node) => node.getBoundingClientRect().right > width + 1)
+      .map((node) => `${node.tagName.toLowerCase()}.${String(node.className).split(' ').join('.')} "${(node.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(node.getBoundingClientRect().right)} > ${width}`);
+  });
+}
+
 before(async () => {
   assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
   tmp = mkdtempSync(join(tmpdir(), 'tandem-tour-'));
@@ -64,6 +106,8 @@ before(async () => {
   browser = await launchBrowser({ viewport: { width: 1500, height: 950 } });
   page = await openWorkbench(browser, server.url);
   panel = await webviewFrame(page, '#tandem-root', 60_000);
+  // The narrow case: about the width VS Code gives a new side bar.
+  await resizeSideBar(300);
 });
 
 after(async () => {
@@ -83,7 +127,11 @@ describe('the demo tour in code-server', () => {
     for (const [index, [kind, title]] of asked.entries()) {
       const allow = card(kind, title).locator('.permission-options').getByRole('button', { name: 'Allow', exact: true });
       await allow.waitFor({ timeout: 60_000 });
-      if (index === 0) await screenshot(page, 'demo-tour-permission');
+      if (index === 0) {
+        await screenshot(page, 'demo-tour-permission');
+        assert.deepEqual(await overflowing(), [], 'every control of the permission request fits at 300 px');
+        await inEveryTheme('permission-300');
+      }
       await allow.click();
     }
     const ended = panel.locator('.turn-ended').first();
@@ -101,6 +149,15 @@ describe('the demo tour in code-server', () => {
     assert.equal(await hunk('src/main.ts', '').count(), 2);
     await terminal.scrollIntoViewIfNeeded();
     await screenshot(page, 'demo-tour-default');
+    // Edits under review, the terminal card, the pickers and the meter: at 300 px and at 600 px, in every theme.
+    assert.deepEqual(await overflowing(), [], 'everything fits at 300 px');
+    await inEveryTheme('review-300', () => terminal.scrollIntoViewIfNeeded());
+    await inEveryTheme('edits-300', () => hunk('src/greeting.ts', '').first().scrollIntoViewIfNeeded());
+    await resizeSideBar(600);
+    assert.deepEqual(await overflowing(), [], 'everything fits at 600 px');
+    await inEveryTheme('review-600', () => terminal.scrollIntoViewIfNeeded());
+    await inEveryTheme('edits-600', () => hunk('src/greeting.ts', '').first().scrollIntoViewIfNeeded());
+    await resizeSideBar(300);
 
     // In the panel: keep the first greeting hunk, undo the farewell's new wording.
     await hunk('src/greeting.ts', 'What the app says first').getByRole('button', { name: 'Keep', exact: true }).click();
@@ -128,20 +185,96 @@ describe('the demo tour in code-server', () => {
     await waitForFile('src/main.ts', original('src/main.ts').replace("from './greeting';\n", "from './greeting';\nimport { team } from './team';\n"));
     await screenshot(page, 'demo-tour-reviewed');
 
-    // The same panel at 600 px: drag the side bar's edge.
-    const sidebar = page.locator('.part.sidebar');
-    const box = await sidebar.boundingBox();
-    assert.ok(box);
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 600, y, { steps: 12 });
-    await page.mouse.up();
-    const wide = await sidebar.boundingBox();
-    assert.ok(wide && Math.abs(wide.width - 600) < 12, `the side bar is 600 px wide (${wide?.width})`);
+    // The same panel at 600 px.
+    await resizeSideBar(600);
     await terminal.scrollIntoViewIfNeeded();
     await screenshot(page, 'demo-tour-600');
     await panel.locator('.agent-message').last().scrollIntoViewIfNeeded();
     await screenshot(page, 'demo-tour-600-answer');
+  });
+  test('the panel by keyboard alone: every control is reached, a message sent, a permission answered, a picker changed, a hunk kept and one undone, the history opened and closed', { timeout: 240_000 }, async () => {
+    const focusIs = async (selector: string) => panel.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector);
+    await runCommand(page, 'Tandem: Focus on Chat View');
+    await tabTo(page, panel, '#new-tab', { back: true });
+    await page.keyboard.press('Enter');
+    await panel.locator('#tabs-bar .tab.active', { hasText: 'New conversation' }).waitFor({ timeout: 15_000 });
+    await panel.locator('.thread .entry').first().waitFor({ state: 'detached', timeout: 10_000 });
+
+    // A message: "/ed" completes to the command with Enter, the next Enter sends it.
+    await tabTo(page, panel, '#composer-input');
+    await page.keyboard.type('/ed');
+    await panel.locator('.completion-item', { hasText: '/edit' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await panel.locator('.user-message', { hasText: '/edit' }).waitFor({ timeout: 10_000 });
+
+    // Each permission: its Allow button, then Enter. The first question is above the message box (Shift+Tab);
+    // each next one comes below the card just answered, where the keyboard's place stays (Tab).
+    const ended = panel.locator('.turn-ended');
+    const waiting = panel.locator('.tool-card.status-awaiting');
+    for (let asked = 0; (await ended.count()) === 0; asked++) {
+      assert.ok(asked < 8, 'the /edit turn ends after its few questions');
+      await waitFor(async () => (await waiting.count()) > 0 || (await ended.count()) > 0, 'a question or the end of the turn', 60_000);
+      if ((await waiting.count()) === 0) continue;
+      await tabTo(page, panel, '.tool-card.status-awaiting .permission-options vscode-button:not([secondary])', { back: asked === 0, max: 120 });
+      await page.keyboard.press('Enter');
+      await waiting.first().waitFor({ state: 'detached', timeout: 20_000 });
+    }
+    assert.equal(await ended.first().getAttribute('data-stop-reason'), 'end_turn');
+
+    // A picker: Tab to the model, an arrow changes it, the agent confirms.
+    await tabTo(page, panel, 'select[data-option-id="model"]', { max: 150 });
+    await page.keyboard.press('ArrowDown');
+    await panel.locator('select[data-option-id="model"]:not([aria-busy])').waitFor({ timeout: 15_000 });
+    assert.equal(await panel.locator('select[data-option-id="model"]').inputValue(), 'terse');
+
+    // Keep one hunk and undo another, from the cards.
+    const keep = '.tool-diff.pending .hunk vscode-button[title^="Keep this change"]';
+    await tabTo(page, panel, keep, { back: true, max: 200 });
+    const kept = await panel.evaluate(() => {
+      const hunk = document.activeElement?.closest('.hunk');
+      return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
+        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)) };
+    });
+    await page.keyboard.press('Enter');
+    await panel.locator(`.hunk[data-hunk-id="${kept.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    for (const line of kept.added) assert.ok(readFileSync(kept.path, 'utf8').includes(line), `kept: ${line}`);
+    await tabTo(page, panel, '.tool-diff.pending .hunk vscode-button[title^="Undo this change"]', { back: true, max: 200 });
+    const undone = await panel.evaluate(() => {
+      const hunk = document.activeElement?.closest('.hunk');
+      return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
+        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)).filter((line) => line.trim() !== '') };
+    });
+    const before = existsSync(undone.path) ? readFileSync(undone.path, 'utf8') : '';
+    await page.keyboard.press('Enter');
+    await panel.locator(`.hunk[data-hunk-id="${undone.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    await waitFor(async () => (existsSync(undone.path) ? readFileSync(undone.path, 'utf8') : '') !== before, `${undone.path} changes on disk`);
+    const after = existsSync(undone.path) ? readFileSync(undone.path, 'utf8') : '';
+    assert.ok(undone.added.every((line) => !after.includes(line)) || after.length < before.length, `the undone lines left ${undone.path}`);
+
+    // The history: close this conversation, find it in the history and open it again; Escape closes the list, focus back on its button.
+    await tabTo(page, panel, '#tabs-bar .tab.active .tab-close', { back: true, max: 200 });
+    await page.keyboard.press('Enter');
+    await panel.locator('#tabs-bar .tab', { hasText: '/edit' }).waitFor({ state: 'detached', timeout: 10_000 });
+    assert.ok(await focusIs('#tabs-bar .tab.active .tab-main'), `focus stays in the tabs, on the conversation now in front, not on ${await focusedControl(panel)}`);
+    await tabTo(page, panel, '#history-button', { max: 5 });
+    await page.keyboard.press('Enter');
+    await panel.locator('#history-panel .history-item', { hasText: '/edit' }).waitFor({ timeout: 10_000 });
+    await tabTo(page, panel, '#history-panel .history-open', { max: 5 });
+    await page.keyboard.press('Enter');
+    await panel.locator('#tabs-bar .tab.active', { hasText: '/edit' }).waitFor({ timeout: 15_000 });
+    await panel.locator('.user-message', { hasText: '/edit' }).waitFor({ timeout: 15_000 });
+    assert.ok(await focusIs('#history-button'), `the keyboard is back on the history button, not on ${await focusedControl(panel)}`);
+    await page.keyboard.press('Enter');
+    await panel.locator('#history-panel').waitFor({ state: 'visible', timeout: 5_000 });
+    await page.keyboard.press('Escape');
+    await panel.locator('#history-panel').waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.ok(await focusIs('#history-button'), `focus is back on the history button, not on ${await focusedControl(panel)}`);
+    await screenshot(page, 'demo-tour-keyboard');
+
+    // Every visible control of the panel is on the Tab path, from its top to where it hands focus back to the editor.
+    await runCommand(page, 'Tandem: Focus on Chat View');
+    await tabTo(page, panel, '#tabs-bar .tab.active .tab-main', { back: true, max: 300 });
+    assert.deepEqual(await unreachableControls(page, panel), [], 'controls Tab never reaches');
   });
 });

@@ -18,16 +18,19 @@ function renderUsage(usage: UsageView | null): HTMLElement {
   return el('span', {
     class: `usage-meter usage-context level-${usage.level}`, id: 'usage-meter', title, role: 'meter', 'aria-label': title,
     'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(usage.percent)),
-  }, ring, el('span', { class: 'usage-text' }, usageLabel(usage)), usage.cost ? el('span', { class: 'usage-cost' }, formatCost(usage.cost)) : null);
+  // "Context" in words: a bare "4%" beside a price does not say what is four percent full.
+  }, el('span', { class: 'usage-name' }, 'Context'), ring, el('span', { class: 'usage-text' }, usageLabel(usage)),
+  usage.cost ? el('span', { class: 'usage-cost' }, formatCost(usage.cost)) : null);
 }
 
 function renderPicker(control: ConfigControlView, post: PostToHost): HTMLElement {
   const label = control.description ? `${control.name}: ${control.description}` : control.name;
   if (control.kind === 'boolean') {
+    // A switch, as VS Code's own settings draw booleans: one control, its state in its shape.
     const toggle = el('button', {
-      class: `config-toggle${control.currentValue ? ' on' : ''}`, 'data-option-id': control.id, 'aria-pressed': String(control.currentValue),
+      class: `config-toggle${control.currentValue ? ' on' : ''}`, 'data-option-id': control.id, role: 'switch', 'aria-checked': String(control.currentValue),
       title: label, 'aria-label': control.name,
-    }, icon(control.currentValue ? 'pass-filled' : 'circle-large-outline'), ` ${control.name}`);
+    }, el('span', { class: 'switch-track', 'aria-hidden': 'true' }, el('span', { class: 'switch-thumb' })), el('span', { class: 'config-toggle-name' }, control.name));
     toggle.addEventListener('click', () => post({ type: 'setSessionOption', optionId: control.id, value: !control.currentValue }));
     if (control.pending) toggle.setAttribute('aria-busy', 'true');
     return toggle;
@@ -51,7 +54,8 @@ function renderPicker(control: ConfigControlView, post: PostToHost): HTMLElement
   select.value = control.currentValue;
   if (control.pending) select.setAttribute('aria-busy', 'true');
   select.addEventListener('change', () => post({ type: 'setSessionOption', optionId: control.id, value: select.value }));
-  return el('label', { class: `config-control${control.pending ? ' pending' : ''}` }, el('span', { class: 'config-name' }, control.name), select);
+  // The name stays the label for screen readers; sighted users see the value, the name on hover (as VS Code's chat pickers do).
+  return el('label', { class: `config-control${control.pending ? ' pending' : ''}` }, el('span', { class: 'config-name visually-hidden' }, control.name), select);
 }
 
 /**

@@ -15,38 +15,73 @@ function timeAgo(iso: string | null): string {
 /** Open conversations as tabs (busy and waiting shown), a new-tab button and the history list. */
 export class TabsBar {
   readonly element = el('nav', { class: 'tabs-bar', id: 'tabs-bar', 'aria-label': 'Conversations' });
-  private readonly strip = el('div', { class: 'tabs-strip', role: 'tablist' });
-  private readonly historyPanel = el('div', { class: 'history-panel', id: 'history-panel', hidden: '', role: 'dialog', 'aria-label': 'Earlier conversations' });
+  // A list of buttons, not a tablist: a tab's own Fork and Close buttons may not sit inside a role="tab".
+  private readonly strip = el('div', { class: 'tabs-strip', role: 'list', 'aria-label': 'Open conversations' });
+  private readonly historyPanel = el('div', { class: 'history-panel', id: 'history-panel', hidden: '', role: 'dialog', 'aria-label': 'Earlier conversations', tabindex: '-1' });
+  private readonly historyButton: HTMLButtonElement;
 
   constructor(private readonly post: PostToHost) {
     const newTab = el('button', { class: 'icon-button', id: 'new-tab', title: 'New conversation', 'aria-label': 'New conversation' }, icon('add'));
     newTab.addEventListener('click', () => this.post({ type: 'runAction', action: 'newSession' }));
-    const history = el('button', { class: 'icon-button', id: 'history-button', title: 'Earlier conversations', 'aria-label': 'Earlier conversations' }, icon('history'));
-    history.addEventListener('click', () => {
-      this.historyPanel.hidden = !this.historyPanel.hidden;
-      if (!this.historyPanel.hidden) {
-        this.historyPanel.replaceChildren(el('div', { class: 'history-note' }, 'Loading…'));
-        this.post({ type: 'requestHistory' });
-      }
+    const history = el('button', {
+      class: 'icon-button', id: 'history-button', title: 'Earlier conversations', 'aria-label': 'Earlier conversations', 'aria-expanded': 'false', 'aria-controls': 'history-panel',
+    }, icon('history'));
+    history.addEventListener('click', () => this.showHistory(this.historyPanel.hidden));
+    this.historyButton = history;
+    // Escape closes the list from anywhere in it and gives the keyboard back to the button that opened it.
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || this.historyPanel.hidden) return;
+      event.preventDefault();
+      this.showHistory(false);
+      history.focus();
     });
+    this.strip.addEventListener('keydown', (event) => this.moveBetweenTabs(event));
     this.element.append(el('div', { class: 'tabs-row' }, this.strip, newTab, history), this.historyPanel);
+  }
+
+  private showHistory(open: boolean): void {
+    this.historyPanel.hidden = !open;
+    this.historyButton.setAttribute('aria-expanded', String(open));
+    if (!open) return;
+    this.historyPanel.replaceChildren(el('div', { class: 'history-note' }, 'Loading…'));
+    this.historyPanel.focus();
+    this.post({ type: 'requestHistory' });
+  }
+
+  /** One Tab stop for the whole strip: arrows, Home and End move between conversations (Enter opens one). */
+  private moveBetweenTabs(event: KeyboardEvent): void {
+    const tabs = [...this.strip.querySelectorAll<HTMLElement>('.tab-main')];
+    const at = tabs.indexOf(event.target as HTMLElement);
+    if (at < 0 || tabs.length < 2) return;
+    const next = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length];
+    for (const tab of tabs) tab.setAttribute('tabindex', tab === target ? '0' : '-1');
+    target?.focus();
   }
 
   render(view: TabsView): void {
     this.element.hidden = false;
+    // A keyboard user who closed or opened a conversation from the strip stays in it, on the one now in front.
+    const hadFocus = this.strip.contains(document.activeElement);
     this.strip.replaceChildren(...view.tabs.map((tab) => {
       const active = tab.id === view.activeTabId;
       const state = tab.waiting ? icon('shield', 'tab-waiting') : tab.busy ? icon('loading', 'codicon-modifier-spin tab-busy') : null;
       const label = el('span', { class: 'tab-title' }, tab.title);
-      const item = el('div', {
-        class: `tab${active ? ' active' : ''}${tab.busy ? ' busy' : ''}${tab.waiting ? ' waiting' : ''}`,
-        role: 'tab', tabindex: active ? '0' : '-1', 'aria-selected': String(active), 'data-tab-id': tab.id,
-        title: `${tab.title} — ${tab.agentLabel}${tab.waiting ? ' (waiting for your permission)' : tab.busy ? ' (working)' : ''}`,
-      }, state, label, el('span', { class: 'tab-agent' }, tab.agentLabel));
-      item.addEventListener('click', () => this.post({ type: 'selectTab', tabId: tab.id }));
-      item.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' || event.key === ' ') this.post({ type: 'selectTab', tabId: tab.id });
+      const main = el('div', { class: 'tab-main', role: 'button', tabindex: active ? '0' : '-1', ...(active ? { 'aria-current': 'true' } : {}) },
+        state, label, el('span', { class: 'tab-agent' }, tab.agentLabel));
+      main.addEventListener('keydown', (event) => {
+        if (event.target === main && (event.key === 'Enter' || event.key === ' ')) {
+          event.preventDefault();
+          this.post({ type: 'selectTab', tabId: tab.id });
+        }
       });
+      const item = el('div', {
+        class: `tab${active ? ' active' : ''}${tab.busy ? ' busy' : ''}${tab.waiting ? ' waiting' : ''}`, role: 'listitem', 'data-tab-id': tab.id,
+        title: `${tab.title} — ${tab.agentLabel}${tab.waiting ? ' (waiting for your permission)' : tab.busy ? ' (working)' : ''}`,
+      }, main);
+      item.addEventListener('click', () => this.post({ type: 'selectTab', tabId: tab.id }));
       label.addEventListener('dblclick', () => this.rename(tab.id, label));
       if (active && tab.canFork) {
         const fork = el('button', { class: 'icon-button tab-fork', title: `Fork ${tab.title}: continue in a new tab from here`, 'aria-label': `Fork ${tab.title}` }, icon('repo-forked'));
@@ -66,6 +101,7 @@ export class TabsBar {
       }
       return item;
     }));
+    if (hadFocus) this.strip.querySelector<HTMLElement>('.tab.active .tab-main')?.focus();
   }
 
   renderHistory(history: HistoryView): void {
@@ -75,7 +111,9 @@ export class TabsBar {
         el('span', { class: 'history-title' }, item.title),
         el('span', { class: 'history-meta' }, `${item.agentLabel} · ${item.source === 'tandem' ? 'kept by Tandem' : 'from the agent'} ${timeAgo(item.updatedAt) ? `· ${timeAgo(item.updatedAt)}` : ''}`));
       open.addEventListener('click', () => {
-        this.historyPanel.hidden = true;
+        this.showHistory(false);
+        // The list is gone: the keyboard goes back to the button that opened it.
+        this.historyButton.focus();
         this.post({ type: 'openHistory', key: item.key });
       });
       const remove = el('button', { class: 'icon-button', title: `Delete “${item.title}”`, 'aria-label': `Delete ${item.title}` }, icon('trash'));

@@ -78,7 +78,8 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
 function renderContent(content: ToolContentView, context: CardContext, toolCallId: string): HTMLElement {
   switch (content.type) {
     case 'text':
-      return el('pre', { class: 'tool-text' }, content.text);
+      // Focusable: a long output scrolls, and a scroller the keyboard cannot reach cannot be read without a mouse.
+      return el('pre', { class: 'tool-text', tabindex: '0', 'aria-label': 'Tool output' }, content.text);
     case 'diff': {
       // While the file has pending changes, the card offers them hunk by hunk.
       const pending = context.review.file(content.path);
@@ -120,7 +121,7 @@ function outsideMark(name: PathLabel): HTMLElement | null {
 
 function renderAgentDiff(diff: AgentDiffView, paths: WorkspacePaths): HTMLElement {
   const name = paths.label(diff.path);
-  const body = el('pre', { class: 'diff-body' });
+  const body = el('pre', { class: 'diff-body', tabindex: '0', 'aria-label': `Changes to ${name.label}` });
   for (const hunk of diff.hunks) {
     if (hunk.newStart > 1 || diff.hunks.length > 1) body.append(el('div', { class: 'diff-line diff-gap' }, `… line ${hunk.newStart}`));
     for (const line of hunk.lines) body.append(el('div', { class: `diff-line diff-${line.kind}` }, `${diffSigns[line.kind]} ${line.text}`));

@@ -76,7 +76,8 @@ export class ComposerBar {
     this.follow.addEventListener('click', () => post({ type: 'setFollowAgent', enabled: this.follow.getAttribute('aria-pressed') !== 'true' }));
     this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', title: 'Permissions: what is allowed without asking', 'aria-label': 'Permissions' }, icon('shield'));
     this.permissionsButton.addEventListener('click', onTogglePermissions);
-    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), this.follow, this.permissionsButton, this.rateLimits.element, this.usage);
+    // The two toggles wrap together, never one at the end of a line and one at the start of the next.
+    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), el('span', { class: 'bar-tools' }, this.follow, this.permissionsButton), this.rateLimits.element, this.usage);
     conversation.subscribe(() => this.render());
   }
 

@@ -75,6 +75,7 @@ export class SessionController implements Disposable {
     this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
     this.opener = new SessionOpener(agent, environment, {
       key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event,
+      onPermissionRequest: this.permissions.onRequested,
       sessionKnown: (sessionId) => this.opening.release(sessionId).forEach((update) => this.applyUpdate(update)),
     });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {
@@ -249,6 +250,7 @@ export class SessionController implements Disposable {
     this.startup?.dispose();
     this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
+    this.permissions.dispose();
   }
 
   private async open(): Promise<boolean> {

@@ -22,6 +22,11 @@ export interface SessionContext {
   logger: Logger;
   /** Every `session/update` of this session, after the thread applied it. */
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /**
+   * The tool call of each permission request, before it is answered: some agents (OpenCode) name
+   * the file a call will change, and send its diff, only there.
+   */
+  onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
   /** Who the agent said it is in `initialize` (null until then). */
   agentInfo(): acp.Implementation | null;
   /** The session's terminals as the user sees them; a terminal service feeds its own in. */

@@ -33,6 +33,7 @@ export interface OpeningConversation {
   log: Logger;
   /** Every `session/update` of the open session, after the thread applied it. */
   onUpdate: SessionContext['onUpdate'];
+  onPermissionRequest: SessionContext['onPermissionRequest'];
   /** The agent answered with the session's id: updates it sent for it before that can be applied now. */
   sessionKnown(sessionId: string): void;
 }
@@ -116,8 +117,8 @@ export class SessionOpener {
       label: this.agent.label,
       start: this.environment.startAgent,
     });
-    const { key, thread, log, onUpdate, terminalDisplays } = this.conversation;
-    const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays };
+    const { key, thread, log, onUpdate, onPermissionRequest, terminalDisplays } = this.conversation;
+    const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, onPermissionRequest, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays };
     const services = new DisposableStore();
     const fs = factories?.createFs?.(context) ?? null;
     const terminals = factories?.createTerminals?.(context) ?? null;

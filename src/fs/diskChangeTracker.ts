@@ -35,6 +35,8 @@ export interface DiskChangeTrackerOptions {
   cwd: string;
   roots(): readonly string[];
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /** The tool call of each permission request, as it is asked (the only place some agents name its files). */
+  onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
   /** The user's prompt is about to go to the agent: the files as they are now are what its turn starts from. */
   onTurnStart(listener: () => void): Disposable;
   changes: { record(path: string, change: RecordedChange): void };
@@ -88,6 +90,8 @@ export class DiskChangeTracker implements Disposable {
     this.baseline = new WorkspaceBaseline(options.roots);
     this.baseline.refresh();
     this.store.add(options.onUpdate((update) => this.onUpdate(update)));
+    // Asked before it runs, a call's files are snapshotted before the agent can have written them.
+    this.store.add(options.onPermissionRequest((toolCall) => this.onUpdate({ ...toolCall, sessionUpdate: 'tool_call_update' })));
     this.store.add(options.onTurnStart(() => this.baseline.refresh()));
   }
 

@@ -25,6 +25,11 @@ export interface FsSessionContext {
   logger: Logger;
   /** Every `session/update` of the session, after its thread applied it. */
   onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
+  /**
+   * The tool call of each permission request, before it is answered: some agents (OpenCode) name
+   * the file a call will change, and send its diff, only there.
+   */
+  onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
   /** Who the agent said it is in `initialize` (null until then). */
   agentInfo(): acp.Implementation | null;
 }

@@ -52,6 +52,7 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     cwd: session.cwd,
     roots: options.roots,
     onUpdate: session.onUpdate,
+    onPermissionRequest: session.onPermissionRequest,
     onTurnStart: session.thread.onDelta ? onTurnStart(session.thread.onDelta, session.onUpdate) : () => ({ dispose: () => undefined }),
     changes,
     alreadyRecorded: (path, text, encoding) => options.changes.alreadyRecorded(path, text, encoding),

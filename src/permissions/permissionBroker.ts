@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { ThreadModel } from '../thread/threadModel';
 import { mergeToolCall, newToolCallView, toPermissionOptions } from '../thread/toolCallMapping';
 import type { ToolCallView } from '../contract/viewModel';
+import { Emitter } from '../util/emitter';
 import type { AgentPermissionPolicy } from './permissionPolicy';
 
 interface PendingRequest {
@@ -27,8 +28,18 @@ export class PermissionBroker {
   private nextId = 1;
   /** Tandem's own policy (auto-allow, kept grants); without one every request is asked. */
   private policy: AgentPermissionPolicy | null = null;
+  private readonly requested = new Emitter<acp.ToolCallUpdate>();
+  /**
+   * The tool call of each request as it arrives, answered by the policy or not: some agents
+   * (OpenCode) name the file a call will change, and send its diff, only here.
+   */
+  readonly onRequested = this.requested.event;
 
   constructor(private readonly thread: ThreadModel) {}
+
+  dispose(): void {
+    this.requested.dispose();
+  }
 
   usePolicy(policy: AgentPermissionPolicy | null): void {
     this.policy = policy;
@@ -40,6 +51,7 @@ export class PermissionBroker {
 
   request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const requestId = `p${this.nextId++}`;
+    this.requested.fire(params.toolCall);
     const id = params.toolCall.toolCallId;
     const tool = mergeToolCall(this.thread.toolCall(id) ?? newToolCallView(id), params.toolCall);
     const decision = this.policy?.decide(tool, params.options) ?? null;

@@ -1,6 +1,7 @@
 // OpenCode 1.18.33 in ACP mode (`opencode acp`), offline: a provider of its own in a scratch XDG
 // config points it at the scripted Responses API server on 127.0.0.1, no sign-in.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -14,6 +15,8 @@ import { opencodeAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { reviewedSession } from '../support/reviewHarness';
 import { waitFor } from '../support/waitFor';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 const TIMEOUT = { timeout: 180_000 };
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -65,7 +68,7 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
   test('an edit asks permission with its own option ids and the diff it will make; allowed, it writes the disk itself', TIMEOUT, async (t) => {
     const model = await startOpenAIModelServer();
     const spec = opencodeAgentSpec(model.url);
-    const { session, frames } = reviewedSession(definitionFromSpec(spec), spec.cwd);
+    const { session, frames, ledger, writer } = reviewedSession(definitionFromSpec(spec), spec.cwd);
     t.after(async () => {
       await session.stopAgent();
       session.dispose();
@@ -100,5 +103,13 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
     assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: allowOnce.optionId } }, 'answered with the id OpenCode gave');
     assert.equal(readFileSync(multi, 'utf8'), edited);
     assert.ok(!parsed(frames, 'in').some((frame) => frame.method === 'fs/write_text_file'), 'OpenCode wrote the disk itself');
+    // Its updates name no file: the permission request is where review learns which file it will change.
+    const file = ledger.file(multi);
+    assert.equal(file?.origin, 'disk', 'reviewed as written to disk by the agent');
+    assert.equal(file.hunks.length, 2);
+    const second = file.hunks.find((hunk) => hunk.added.includes('line nine'));
+    assert.ok(second);
+    assert.deepEqual(await writer.undo([ledger.undoHunk(multi, second.id)]), []);
+    assert.equal(sha256(readFileSync(multi)), sha256(Buffer.from(TEN_LINES.replace('line 2\n', 'line two\n'))), 'only the undone region changed back, byte for byte');
   });
 });

@@ -63,6 +63,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
     logger: silentLogger,
     onUpdate: updates.event,
+    onPermissionRequest: () => ({ dispose: () => undefined }),
     agentInfo: () => null,
   }, {
     roots: () => [workspace],

@@ -45,6 +45,7 @@ export function diskReview(workspace: string) {
     thread: { findLastToolCall: () => undefined, addNotice: (_severity, text) => notices.push(text) },
     logger: silentLogger,
     onUpdate: updates.event,
+    onPermissionRequest: () => ({ dispose: () => undefined }),
     agentInfo: () => null,
   });
   const writer = new ReviewWriter(ledger, documents);

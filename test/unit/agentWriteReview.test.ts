@@ -16,6 +16,7 @@ const session: FsSessionContext = {
   thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
   logger: silentLogger,
   onUpdate: () => ({ dispose: () => undefined }),
+  onPermissionRequest: () => ({ dispose: () => undefined }),
   agentInfo: () => null,
 };
 

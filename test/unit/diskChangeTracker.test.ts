@@ -16,10 +16,12 @@ let recorded: { path: string; change: RecordedChange }[];
 let reloaded: string[][];
 let notices: string[];
 let tracker: DiskChangeTracker;
+let permissionRequests: Emitter<acp.ToolCallUpdate>;
 
 beforeEach(() => {
   workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-'));
   updates = new Emitter();
+  permissionRequests = new Emitter();
   turns = new Emitter();
   recorded = [];
   reloaded = [];
@@ -28,6 +30,7 @@ beforeEach(() => {
     cwd: workspace,
     roots: () => [workspace],
     onUpdate: updates.event,
+    onPermissionRequest: permissionRequests.event,
     onTurnStart: turns.event,
     changes: { record: (path, change) => recorded.push({ path, change }) },
     alreadyRecorded: () => false,
@@ -50,6 +53,24 @@ describe('changes an agent makes on disk itself', () => {
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
     assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
     assert.deepEqual(reloaded, [[path]]);
+  });
+
+  test('a call that names its file only in its permission request (OpenCode\'s apply_patch) is snapshotted when it asks', () => {
+    const path = join(workspace, 'asked.txt');
+    writeFileSync(path, 'before\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 'p1', title: 'apply_patch', kind: 'edit', status: 'pending', locations: [] });
+    permissionRequests.fire({ toolCallId: 'p1', title: 'Edit asked.txt', kind: 'edit', locations: [], content: [{ type: 'diff', path, oldText: 'before\n', newText: 'after\n' }] });
+    writeFileSync(path, 'after\n');
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 'p1', status: 'completed', locations: [] });
+    assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 'p1' } }]);
+  });
+
+  test('a call refused at its permission request records nothing', () => {
+    const path = join(workspace, 'refused.txt');
+    writeFileSync(path, 'before\n');
+    permissionRequests.fire({ toolCallId: 'p2', title: 'Edit refused.txt', kind: 'edit', content: [{ type: 'diff', path, oldText: 'before\n', newText: 'after\n' }] });
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 'p2', status: 'failed' });
+    assert.deepEqual(recorded, []);
   });
 
   test('reads and other calls that change no file are not watched', () => {

@@ -31,7 +31,7 @@ function session() {
   const { documents, ledger, createFs } = reviewedFiles(workspace);
   const thread = new ThreadModel();
   const updates = new Emitter<acp.SessionUpdate>();
-  const fs = createFs({ key: 'session-1', cwd: workspace, thread, logger: silentLogger, onUpdate: updates.event, agentInfo: () => null });
+  const fs = createFs({ key: 'session-1', cwd: workspace, thread, logger: silentLogger, onUpdate: updates.event, onPermissionRequest: () => ({ dispose: () => undefined }), agentInfo: () => null });
   const send = (update: acp.SessionUpdate) => {
     thread.applyUpdate(update);
     updates.fire(update);

@@ -37,6 +37,7 @@ describe('text content', () => {
       key: 's', cwd: workspace, logger: silentLogger, agentInfo: () => null,
       thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
       onUpdate: () => ({ dispose: () => undefined }),
+      onPermissionRequest: () => ({ dispose: () => undefined }),
     };
     const fs = reviewedFiles(workspace).createFs(session);
     await assert.rejects(fs.readTextFile({ sessionId: 's', path }, new AbortController().signal), /binary|not text|UTF-8/);

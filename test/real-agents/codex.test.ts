@@ -3,13 +3,11 @@
 // Codex runs its own tools: `apply_patch` writes the disk itself and `exec_command` runs the shell
 // itself, so review comes from the disk and commands are display terminals from `_meta` keys.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { ConversationView } from '../../src/contract/conversationView';
-import type { HostToWebview } from '../../src/contract/messages';
 import type { TerminalStateView } from '../../src/contract/terminalView';
 import { SessionController } from '../../src/conversation/sessionController';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
@@ -20,11 +18,10 @@ import { startOpenAIModelServer, type RecordedRequest } from '../support/model-s
 import { CODEX_MODEL, codexAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
+import { openAgentPanel, sha256, TEN_LINES } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 interface ResponsesBody {
   model?: string;
@@ -51,21 +48,11 @@ async function stopCodex(session: SessionController): Promise<void> {
 async function codexPanel(t: { after(fn: () => unknown): void }) {
   const model = await startOpenAIModelServer();
   const spec = codexAgentSpec(model.url);
-  const frames = new FrameStore();
-  const posted: HostToWebview[] = [];
-  const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
-    (message) => posted.push(message),
-    { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-  t.after(async () => {
-    await stopCodex(presenter.currentSession);
-    presenter.dispose();
+  const panel = await openAgentPanel(t, spec, { stop: stopCodex, cleanup: async () => {
     await model.close();
     spec.dispose();
-  });
-  await presenter.handle({ type: 'ready' });
-  await waitFor(() => presenter.currentSession.live, 'the Codex session to open', 60_000);
-  const conversation = (): ConversationView | undefined => posted.flatMap((message) => (message.type === 'conversationChanged' ? [message.conversation] : [])).at(-1);
-  return { model, spec, frames, posted, presenter, conversation };
+  } });
+  return { model, spec, ...panel };
 }
 
 /** Picks a value other than the current one in a select picker, as the user would, and waits for the agent's answer. */

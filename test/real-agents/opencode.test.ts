@@ -1,47 +1,26 @@
 // OpenCode 1.18.33 in ACP mode (`opencode acp`), offline: a provider of its own in a scratch XDG
 // config points it at the scripted Responses API server on 127.0.0.1, no sign-in.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
-import type { ConversationView } from '../../src/contract/conversationView';
-import type { HostToWebview } from '../../src/contract/messages';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
-import { silentLogger } from '../../src/util/logger';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import { opencodeAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { reviewedSession } from '../support/reviewHarness';
+import { openAgentPanel, sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 const TIMEOUT = { timeout: 180_000 };
-const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-interface WireFrame { method?: string; id?: number; params?: Record<string, unknown>; result?: Record<string, unknown> }
-const parsed = (frames: FrameStore, direction: 'in' | 'out'): WireFrame[] =>
-  frames.frames().filter((frame) => frame.direction === direction).map((frame) => JSON.parse(frame.text) as WireFrame);
 
 describe('real OpenCode (opencode acp) through Tandem', () => {
   test('the answer streams in pieces; the meter shows the usage and cost it reports', TIMEOUT, async (t) => {
     const model = await startOpenAIModelServer();
     const spec = opencodeAgentSpec(model.url);
-    const frames = new FrameStore();
-    const posted: HostToWebview[] = [];
-    const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
-      (message) => posted.push(message),
-      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
-    t.after(async () => {
-      await presenter.currentSession.stopAgent();
-      presenter.dispose();
+    const { frames, presenter, conversation } = await openAgentPanel(t, spec, { cleanup: async () => {
       await model.close();
       spec.dispose();
-    });
-    await presenter.handle({ type: 'ready' });
-    await waitFor(() => presenter.currentSession.live, 'the OpenCode session to open', 60_000);
+    } });
     const session = presenter.currentSession;
 
     const reply = 'OpenCode, offline: this answer is streamed to Tandem in twelve-character pieces.';
@@ -51,10 +30,9 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
     const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
     assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
 
-    const usageUpdate = parsed(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
+    const usageUpdate = wireFrames(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
     const sent = usageUpdate?.params?.update as { used: number; size: number; cost?: { amount: number; currency: string } } | undefined;
     assert.ok(sent, 'OpenCode sends usage_update');
-    const conversation = (): ConversationView | undefined => posted.flatMap((message) => (message.type === 'conversationChanged' ? [message.conversation] : [])).at(-1);
     const usage = await waitFor(() => {
       const shown = conversation()?.usage;
       return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
@@ -87,7 +65,7 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
     );
     const turn = session.prompt('Change the file');
     const tool = await waitFor(() => session.thread.findLastToolCall((candidate) => candidate.permission !== null), 'OpenCode to ask permission', 60_000);
-    const request = parsed(frames, 'in').find((frame) => frame.method === 'session/request_permission');
+    const request = wireFrames(frames, 'in').find((frame) => frame.method === 'session/request_permission');
     assert.ok(tool.permission && request);
     const diff = tool.content.find((content) => content.type === 'diff');
     assert.ok(diff?.type === 'diff', 'OpenCode sends the diff with the request, and the card shows it');
@@ -99,10 +77,10 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
     assert.ok(allowOnce);
     session.answerPermission(tool.permission.requestId, allowOnce.optionId);
     await turn;
-    const answer = parsed(frames, 'out').find((frame) => frame.id === request.id && frame.result);
+    const answer = wireFrames(frames, 'out').find((frame) => frame.id === request.id && frame.result);
     assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: allowOnce.optionId } }, 'answered with the id OpenCode gave');
     assert.equal(readFileSync(multi, 'utf8'), edited);
-    assert.ok(!parsed(frames, 'in').some((frame) => frame.method === 'fs/write_text_file'), 'OpenCode wrote the disk itself');
+    assert.ok(!wireFrames(frames, 'in').some((frame) => frame.method === 'fs/write_text_file'), 'OpenCode wrote the disk itself');
     // Its updates name no file: the permission request is where review learns which file it will change.
     const file = ledger.file(multi);
     assert.equal(file?.origin, 'disk', 'reviewed as written to disk by the agent');

@@ -91,6 +91,10 @@ describe('Codex in code-server', () => {
     const hunks = bar.locator('.change-hunks .hunk');
     await hunks.nth(1).waitFor({ timeout: 10_000 });
     assert.equal(await hunks.count(), 2, 'one hunk per edited region');
+    // codex-acp sends one diff per hunk of the file: the card still shows the file's pending hunks once.
+    const inCard = panel.locator(`.tool-card .tool-diff.pending[data-path="${notes}"]`);
+    assert.equal(await inCard.count(), 1, 'the edit card draws the file once');
+    assert.equal(await inCard.locator('.hunk').count(), 2);
     await screenshot(page, 'e2e-codex-review');
 
     const nine = hunks.filter({ hasText: 'line nine' });

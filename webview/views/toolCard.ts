@@ -58,8 +58,14 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
   }
   // While the agent asks, its diffs are shown in the question, as the change to allow.
   const change = tool.permission ? permissionChangeView(tool, diffViewOf) : null;
+  // Some agents (codex-acp) send one diff per hunk of the same file: its pending hunks are drawn once.
+  const pendingDrawn = new Set<string>();
   tool.content.forEach((content, index) => {
     if (change && content.type === 'diff') return;
+    if (content.type === 'diff' && context.review.file(content.path)) {
+      if (pendingDrawn.has(content.path)) return;
+      pendingDrawn.add(content.path);
+    }
     card.append(tool.toolKind === 'execute' && content.type === 'text'
       ? context.terminals.staticOutput(`${tool.toolCallId}#${index}`, tool.title, content.text)
       : renderContent(content, context, tool.toolCallId));

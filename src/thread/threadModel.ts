@@ -5,28 +5,12 @@ import type {
   LocationView, NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
 } from '../contract/viewModel';
 import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanItems } from './toolCallMapping';
-import type { CompactionView, RateLimitView, SteerOutcomeView } from '../contract/agentExtrasView';
+import type { CompactionView, SteerOutcomeView } from '../contract/agentExtrasView';
 import { parentToolCallIdOf, rateLimitOf, withRateLimit } from './agentMeta';
 import { awaitsTokensAfter, mergeCompaction } from './compactions';
+import type { SessionFactName, SessionFacts, SessionFactsOwner } from './sessionFacts';
 
-/** Session-level facts that are not entries of the thread. */
-export interface SessionFacts {
-  title: string | null;
-  usage: { used: number; size: number; cost: { amount: number; currency: string } | null } | null;
-  currentModeId: string | null;
-  availableCommands: acp.AvailableCommand[];
-  configOptions: acp.SessionConfigOption[];
-  /** Plan limits the agent reported, one per window (Claude's 5-hour and weekly). */
-  rateLimits: RateLimitView[];
-}
-
-export type SessionFactName = keyof SessionFacts;
-
-/** Who can change the session facts; every change is announced on `onFactChanged`. */
-export interface SessionFactsOwner {
-  readonly facts: Readonly<SessionFacts>;
-  setFact<K extends SessionFactName>(name: K, value: SessionFacts[K]): void;
-}
+export type { SessionFactName, SessionFacts, SessionFactsOwner } from './sessionFacts';
 
 /** Where a tool call works, as the agent just reported it. */
 export interface ToolCallLocated {

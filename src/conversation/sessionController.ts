@@ -20,7 +20,7 @@ import { SessionOpener, type AgentAttachment, type ConversationPorts } from './s
 import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState, type Turn } from './turnState';
-import { steerTurn, steeringSupported } from './steering';
+import { steerIntoThread, steeringSupported } from './steering';
 import { bannerSentence, StartupProgress, STARTUP_TIMEOUTS_MS, stallSentence } from './startupProgress';
 import { OpeningUpdates } from './openingUpdates';
 import type { StartupStage } from '../contract/startupView';
@@ -136,23 +136,11 @@ export class SessionController implements Disposable {
     return this.turns.current !== null && this.live !== null && steeringSupported(this.attachment?.connection.initializeResponse ?? null);
   }
 
-  /**
-   * Sends a message into the running turn instead of after it. True when the agent took it (the
-   * thread shows it with what the agent did); false when it is still the caller's to send.
-   */
+  /** Sends a message into the running turn instead of after it; false when it is still the caller's to send. */
   async steer(text: string, attachments: readonly acp.ContentBlock[] = []): Promise<boolean> {
     const live = this.live;
     if (!live || !this.canSteer) return false;
-    const result = await steerTurn(live.connection, live.sessionId, [{ type: 'text', text }, ...attachments]);
-    if (result.kind === 'taken') {
-      this.thread.addUserMessage(text, result.outcome);
-      return true;
-    }
-    if (result.kind === 'refused') {
-      this.log.warn(`_session/steering refused: ${result.reason}`);
-      this.thread.addNotice('warning', `${this.agent.label} did not take the message into its turn (${result.reason}); it stays queued.`);
-    }
-    return false;
+    return steerIntoThread(live, text, attachments, { thread: this.thread, log: this.log, agentLabel: this.agent.label });
   }
 
   /** The Stop button: tell the agent, answer open permissions `cancelled`, end the turn. */

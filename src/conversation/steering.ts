@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
 import type { SteerOutcomeView } from '../contract/agentExtrasView';
-import { errorMessage } from '../util/logger';
+import type { ThreadModel } from '../thread/threadModel';
+import { errorMessage, type Logger } from '../util/logger';
 
 /**
  * What came of steering a message into the running turn: the agent took it (into the turn, or
@@ -32,4 +33,24 @@ export async function steerTurn(connection: AcpConnection, sessionId: string, pr
   } catch (error) {
     return { kind: 'refused', reason: errorMessage(error) };
   }
+}
+
+/**
+ * Steers a message into the running turn and shows what came of it: true when the agent took it
+ * (the thread shows it with what the agent did); false when it is still the caller's to send.
+ */
+export async function steerIntoThread(
+  live: { connection: AcpConnection; sessionId: string }, text: string, attachments: readonly acp.ContentBlock[],
+  conversation: { thread: ThreadModel; log: Logger; agentLabel: string },
+): Promise<boolean> {
+  const result = await steerTurn(live.connection, live.sessionId, [{ type: 'text', text }, ...attachments]);
+  if (result.kind === 'taken') {
+    conversation.thread.addUserMessage(text, result.outcome);
+    return true;
+  }
+  if (result.kind === 'refused') {
+    conversation.log.warn(`_session/steering refused: ${result.reason}`);
+    conversation.thread.addNotice('warning', `${conversation.agentLabel} did not take the message into its turn (${result.reason}); it stays queued.`);
+  }
+  return false;
 }

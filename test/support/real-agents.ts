@@ -34,24 +34,13 @@ export interface AgentSpecOptions {
 }
 
 export function claudeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
-  const { home, cwd, dispose } = scratch("claude", opts.cwd);
-  const configDir = path.join(home, ".claude");
-  mkdirSync(configDir, { recursive: true });
-  // Claude Code's global config. In auto mode behind a non-Anthropic base URL it otherwise posts
-  // a once-a-day "auto mode classifier billing" notice as an extra agent_message_chunk into the
-  // first turn; acknowledging it keeps the agent's visible output exactly the scripted text.
-  writeFileSync(path.join(configDir, ".claude.json"), JSON.stringify({ autoModeClassifierBillingNoticeAcknowledgedAt: Date.now() }));
-  return {
-    name: "claude",
-    // Run the adapter's script with this node: no dependence on PATH or the shebang.
-    command: process.execPath,
-    args: [binScript("claude-agent-acp")],
-    cwd,
-    home,
-    preSession: [],
-    dispose,
+  return sealedSpec("claude", opts, (home) => ({
+    ...nodeScript("claude-agent-acp"),
+    // Claude Code's global config. In auto mode behind a non-Anthropic base URL it otherwise posts
+    // a once-a-day "auto mode classifier billing" notice as an extra agent_message_chunk into the
+    // first turn; acknowledging it keeps the agent's visible output exactly the scripted text.
+    config: { file: path.join(".claude", ".claude.json"), text: JSON.stringify({ autoModeClassifierBillingNoticeAcknowledgedAt: Date.now() }) },
     env: {
-      ...baseEnv(home),
       ANTHROPIC_BASE_URL: modelUrl,
       ANTHROPIC_API_KEY: "test-key",
       // We run as root; Claude Code refuses its permission-bypass flag as root without this.
@@ -65,42 +54,26 @@ export function claudeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): 
       DISABLE_GROWTHBOOK: "1",
       CLAUDE_CODE_ENABLE_TELEMETRY: "0",
       // Keep its config inside the scratch HOME explicitly (it would otherwise follow HOME anyway).
-      CLAUDE_CONFIG_DIR: configDir,
-      ...opts.env,
+      CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
     },
-  };
+  }));
 }
 
 export function geminiAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
-  const { home, cwd, dispose } = scratch("gemini", opts.cwd);
   // Settings the CLI only reads from settings.json. Without them it contacts play.googleapis.com
   // (usage statistics) on start; auto-update would ask the npm registry, which is reachable here.
-  const geminiDir = path.join(home, ".gemini");
-  mkdirSync(geminiDir, { recursive: true });
-  writeFileSync(
-    path.join(geminiDir, "settings.json"),
-    JSON.stringify(
-      {
-        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        ide: { enabled: false },
-        security: { auth: { selectedType: "gemini-api-key" } },
-      },
-      null,
-      2,
-    ),
-  );
-  return {
-    name: "gemini",
-    command: process.execPath,
-    args: [binScript("gemini"), "--acp"],
-    cwd,
-    home,
+  const settings = {
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    ide: { enabled: false },
+    security: { auth: { selectedType: "gemini-api-key" } },
+  };
+  return sealedSpec("gemini", opts, (home) => ({
+    ...nodeScript("gemini", "--acp"),
     preSession: [{ method: "authenticate", params: { methodId: "gemini-api-key" } }],
-    dispose,
+    config: { file: path.join(".gemini", "settings.json"), text: JSON.stringify(settings, null, 2) },
     env: {
-      ...baseEnv(home),
       GEMINI_API_KEY: "test-key",
       // http is accepted for loopback only, which is exactly what we serve.
       GOOGLE_GEMINI_BASE_URL: modelUrl,
@@ -111,9 +84,8 @@ export function geminiAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): 
       // Headless folder-trust check: the scratch workspace is trusted by the test.
       GEMINI_CLI_TRUST_WORKSPACE: "true",
       GEMINI_TELEMETRY_ENABLED: "false",
-      ...opts.env,
     },
-  };
+  }));
 }
 
 /**
@@ -132,9 +104,6 @@ export interface CodexSpecOptions extends AgentSpecOptions {
 }
 
 export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): AgentSpec {
-  const { home, cwd, dispose } = scratch("codex", opts.cwd);
-  const codexHome = path.join(home, ".codex");
-  mkdirSync(codexHome, { recursive: true });
   // Codex's own config.toml keys: a custom model provider is how Codex talks to anything but
   // api.openai.com. Without `requires_openai_auth` it needs no login, so no key reaches the agent.
   // No retries: a scripted turn is consumed once, a retry would eat the next one. Top-level keys
@@ -156,23 +125,15 @@ export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): A
     `request_max_retries = 0`,
     `stream_max_retries = 0`,
   ];
-  writeFileSync(path.join(codexHome, "config.toml"), [...lines, ""].join("\n"));
-  return {
-    name: "codex",
-    command: process.execPath,
-    args: [binScript("codex-acp")],
-    cwd,
-    home,
-    preSession: [],
-    dispose,
+  return sealedSpec("codex", opts, (home) => ({
+    ...nodeScript("codex-acp"),
+    config: { file: path.join(".codex", "config.toml"), text: [...lines, ""].join("\n") },
     env: {
-      ...baseEnv(home),
-      CODEX_HOME: codexHome,
+      CODEX_HOME: path.join(home, ".codex"),
       // Offer no browser sign-in (nothing could open one here), only what works headless.
       NO_BROWSER: "1",
-      ...opts.env,
     },
-  };
+  }));
 }
 
 /** The model name Qwen Code and OpenCode are configured with; the scripted server answers any name. */
@@ -183,9 +144,6 @@ export const OPENAI_COMPATIBLE_MODEL = "gpt-scripted";
  * takes the key, base URL and model from the environment, so no sign-in and no Qwen account.
  */
 export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
-  const { home, cwd, dispose } = scratch("qwen", opts.cwd);
-  const qwenDir = path.join(home, ".qwen");
-  mkdirSync(qwenDir, { recursive: true });
   // Settings it reads only from settings.json: no usage statistics, telemetry or update checks
   // (the npm registry is reachable here), and the auth type chosen so it never asks for one.
   const settings = {
@@ -194,23 +152,15 @@ export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): Ag
     general: { disableAutoUpdate: true, disableUpdateNag: true },
     security: { auth: { selectedType: "openai-responses" } },
   };
-  writeFileSync(path.join(qwenDir, "settings.json"), JSON.stringify(settings, null, 2));
-  return {
-    name: "qwen",
-    command: process.execPath,
-    args: [binScript("qwen"), "--acp"],
-    cwd,
-    home,
-    preSession: [],
-    dispose,
+  return sealedSpec("qwen", opts, () => ({
+    ...nodeScript("qwen", "--acp"),
+    config: { file: path.join(".qwen", "settings.json"), text: JSON.stringify(settings, null, 2) },
     env: {
-      ...baseEnv(home),
       OPENAI_API_KEY: "test-key",
       OPENAI_BASE_URL: `${modelUrl}/v1`,
       OPENAI_MODEL: OPENAI_COMPATIBLE_MODEL,
-      ...opts.env,
     },
-  };
+  }));
 }
 
 /**
@@ -219,9 +169,6 @@ export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): Ag
  * at run time. Edits and commands ask first, as a user's "ask" permission rules make them.
  */
 export function opencodeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
-  const { home, cwd, dispose } = scratch("opencode", opts.cwd);
-  const xdg = { XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".local", "share"), XDG_CACHE_HOME: path.join(home, ".cache"), XDG_STATE_HOME: path.join(home, ".local", "state") };
-  mkdirSync(path.join(xdg.XDG_CONFIG_HOME, "opencode"), { recursive: true });
   const model = `scripted/${OPENAI_COMPATIBLE_MODEL}`;
   const config = {
     autoupdate: false,
@@ -239,27 +186,51 @@ export function opencodeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {})
       },
     },
   };
-  writeFileSync(path.join(xdg.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(config, null, 2));
-  return {
-    name: "opencode",
-    command: realpathSync(path.join(REPO_ROOT, "node_modules", ".bin", "opencode")),
+  return sealedSpec("opencode", opts, (home) => ({
+    // A native binary, run as it is.
+    command: binScript("opencode"),
     args: ["acp"],
-    cwd,
-    home,
-    preSession: [],
-    dispose,
+    config: { file: path.join(".config", "opencode", "opencode.json"), text: JSON.stringify(config, null, 2) },
     env: {
-      ...baseEnv(home),
-      ...xdg,
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      XDG_DATA_HOME: path.join(home, ".local", "share"),
+      XDG_CACHE_HOME: path.join(home, ".cache"),
+      XDG_STATE_HOME: path.join(home, ".local", "state"),
       // The models.dev catalogue, update checks, LSP downloads and default plugins all go to the network.
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
       OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
       OPENCODE_DISABLE_SHARE: "1",
-      ...opts.env,
     },
-  };
+  }));
+}
+
+/** What sets one agent apart, for the scratch HOME it is given. */
+interface SealedAgent {
+  command: string;
+  args: string[];
+  /** Requests between `initialize` and `session/new`; none unless given. */
+  preSession?: PreSessionStep[];
+  /** The one config file the agent reads from its HOME: its path there, and its text. */
+  config: { file: string; text: string };
+  /** Its own variables over the small base environment; the test's `env` goes over both. */
+  env: Record<string, string>;
+}
+
+/** A spec in a scratch dir of its own, with the agent's config file written into its HOME. */
+function sealedSpec(name: AgentSpec["name"], opts: AgentSpecOptions, agentFor: (home: string) => SealedAgent): AgentSpec {
+  const { home, cwd, dispose } = scratch(name, opts.cwd);
+  const agent = agentFor(home);
+  const configPath = path.join(home, agent.config.file);
+  mkdirSync(path.dirname(configPath), { recursive: true });
+  writeFileSync(configPath, agent.config.text);
+  return { name, command: agent.command, args: agent.args, cwd, home, preSession: agent.preSession ?? [], dispose, env: { ...baseEnv(home), ...agent.env, ...opts.env } };
+}
+
+/** Runs a package's script with this node: no dependence on PATH or the shebang. */
+function nodeScript(bin: string, ...args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [binScript(bin), ...args] };
 }
 
 /** A deliberately small environment: nothing inherited can point an agent at a real service. */

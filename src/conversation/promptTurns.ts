@@ -1,0 +1,86 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { exitedSoon } from '../acp/agentExit';
+import type { ThreadModel } from '../thread/threadModel';
+import { errorMessage, type Logger } from '../util/logger';
+import type { AgentAttachment } from './sessionOpener';
+import { isAuthRequired } from './signIn';
+import type { PromptText } from './signInFlow';
+import type { Turn, TurnState } from './turnState';
+
+/** What sending a prompt needs of its conversation. */
+export interface PromptingConversation {
+  readonly agentLabel: string;
+  readonly log: Logger;
+  readonly thread: ThreadModel;
+  readonly turns: TurnState;
+  attached(): AgentAttachment | null;
+  start(): Promise<boolean>;
+  /** Why the agent is not running, as the banner says it. */
+  notRunning(): string;
+  /** The handling of a connection an agent's frame broke, else null (see AgentWatch). */
+  failedByAgent(attachment: AgentAttachment): Promise<void> | null;
+  /** The agent refused `refused` until the user signs in. */
+  requireSignIn(refused: PromptText): Promise<void>;
+}
+
+/**
+ * Sending prompts: each runs one turn (starting the agent if need be) that ends with the agent's
+ * stop reason, or with why it could not run: a sign-in first (the prompt goes again after it),
+ * an agent that went away (its exit says why), or the error.
+ */
+export class PromptTurns {
+  /** The last `session/prompt` answer (its usage, for agents that send no `usage_update`). */
+  lastResponse: acp.PromptResponse | null = null;
+
+  constructor(private readonly conversation: PromptingConversation) {}
+
+  /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
+  async send(text: string, notes: readonly string[], attachments: readonly acp.ContentBlock[]): Promise<void> {
+    if (this.conversation.turns.current) throw new Error('A turn is already running.');
+    this.conversation.thread.addUserMessage(text);
+    await this.run({ text, notes }, attachments);
+  }
+
+  /** After sign-in: the refused prompt once more, unless the user started another turn meanwhile. */
+  async retry(prompt: PromptText): Promise<void> {
+    if (!this.conversation.turns.current) await this.run(prompt, []);
+  }
+
+  /** Runs one turn of a prompt that is already in the thread. */
+  private async run(prompt: PromptText, attachments: readonly acp.ContentBlock[]): Promise<void> {
+    const { turns } = this.conversation;
+    const turn = turns.begin();
+    const ready = await this.conversation.start();
+    const attachment = this.conversation.attached();
+    const sessionId = attachment?.sessionId;
+    if (!ready || !attachment || !sessionId) {
+      turns.finish(turn, 'error', this.conversation.notRunning());
+      return;
+    }
+    try {
+      const blocks: acp.ContentBlock[] = prompt.notes.map((note) => ({ type: 'text', text: note }));
+      blocks.push({ type: 'text', text: prompt.text }, ...attachments);
+      const response = await attachment.connection.prompt(sessionId, blocks);
+      this.lastResponse = response;
+      turns.finish(turn, response.stopReason, null);
+    } catch (error) {
+      await this.failed(turn, attachment, error, prompt);
+    }
+  }
+
+  private async failed(turn: Turn, attachment: AgentAttachment, error: unknown, prompt: PromptText): Promise<void> {
+    const { turns, agentLabel, log } = this.conversation;
+    if (isAuthRequired(error) && !turn.ended) {
+      turns.finish(turn, 'error', `${agentLabel} needs you to sign in first.`);
+      return this.conversation.requireSignIn(prompt);
+    }
+    const failedByAgent = this.conversation.failedByAgent(attachment);
+    if (failedByAgent) return failedByAgent;
+    // A dead agent closes the connection a moment before its exit is seen: report the exit.
+    if (await exitedSoon(attachment.process)) return;
+    if (turn.ended) return;
+    const message = errorMessage(error);
+    log.error(`session/prompt failed: ${message}`);
+    turns.finish(turn, 'error', message);
+  }
+}

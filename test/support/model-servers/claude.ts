@@ -2,27 +2,8 @@
 // claude-agent-acp) to run real turns offline: streaming SSE for the main turn, short canned
 // answers for side calls, and sensible replies to its probes.
 import type http from "node:http";
-import {
-  chunkText,
-  isGone,
-  isRecord,
-  deltaPacer,
-  recordRequest,
-  sendJson,
-  startLoopbackServer,
-  startSse,
-  writeSse,
-} from "./sse";
-import {
-  DEFAULT_CHUNK_SIZE,
-  SIDE_CALL_TEXT,
-  SUGGESTION_TEXT,
-  TurnQueue,
-  approxTokens,
-  type ModelTurn,
-  type RecordedRequest,
-  type ScriptedModelServer,
-} from "./script";
+import { chunkText, deltaPacer, endStream, isRecord, scriptedIds, sendJson, startScriptedModelServer, startSse, writeSse } from "./sse";
+import { DEFAULT_CHUNK_SIZE, SIDE_CALL_TEXT, SUGGESTION_TEXT, approxTokens, type ModelTurn, type ScriptedModelServer } from "./script";
 
 export type { ModelTurn, RecordedRequest, ScriptedModelServer } from "./script";
 
@@ -59,27 +40,17 @@ function lastUserText(messages: unknown): string {
 }
 
 export async function startClaudeModelServer(): Promise<ScriptedModelServer> {
-  const queue = new TurnQueue();
-  const requests: RecordedRequest[] = [];
-  let ids = 0;
-  const nextId = (prefix: string): string => `${prefix}_scripted_${String(++ids).padStart(4, "0")}`;
-
-  const server = await startLoopbackServer(async (req, res) => {
-    const { url, body, record } = await recordRequest(req, requests);
-
+  const nextId = scriptedIds();
+  return startScriptedModelServer(async ({ req, res, url, body, record, serveMainTurn, markSideCall }) => {
     if (url.pathname === "/v1/messages" && req.method === "POST" && isRecord(body)) {
-      const model = typeof body.model === "string" ? body.model : "claude-scripted";
-      const inputTokens = approxTokens(body.messages);
+      const ctx: StreamContext = { model: typeof body.model === "string" ? body.model : "claude-scripted", inputTokens: approxTokens(body.messages), nextId };
       const kind = classifyClaudeRequest(body);
       if (kind === "main") {
-        record.role = "main";
-        record.turn = queue.next();
-        record.disconnected = !(await streamTurn(res, record.turn, { model, inputTokens, nextId }));
+        await serveMainTurn((turn) => streamTurn(res, turn, ctx));
       } else {
-        record.role = "side";
-        record.sideCall = kind;
+        markSideCall(kind);
         const text = kind === "suggestion" ? SUGGESTION_TEXT : SIDE_CALL_TEXT;
-        await answerSideCall(res, text, body.stream === true, { model, inputTokens, nextId });
+        await answerSideCall(res, text, body.stream === true, ctx);
       }
       return;
     }
@@ -98,16 +69,6 @@ export async function startClaudeModelServer(): Promise<ScriptedModelServer> {
     // Unknown route: stays recorded with role "unknown" so a test can notice new traffic.
     sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `scripted server: no route ${url.pathname}` } });
   });
-
-  return {
-    url: server.url,
-    requests,
-    get pendingTurns() {
-      return queue.length;
-    },
-    enqueue: (...turns) => queue.push(turns),
-    close: () => server.close(),
-  };
 }
 
 interface StreamContext {
@@ -174,9 +135,7 @@ async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: Stream
     "message_delta",
   );
   writeSse(res, { type: "message_stop" }, "message_stop");
-  if (isGone(res)) return false;
-  res.end();
-  return true;
+  return endStream(res);
 }
 
 function blockEvents(

@@ -2,16 +2,8 @@
 // (`gemini --acp`) to run real turns offline: SSE for the main turn, schema-shaped JSON for
 // its side calls (next-speaker check, loop detection, routing), counts for countTokens.
 import type http from "node:http";
-import { chunkText, isGone, isRecord, deltaPacer, recordRequest, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
-import {
-  DEFAULT_CHUNK_SIZE,
-  SIDE_CALL_TEXT,
-  TurnQueue,
-  approxTokens,
-  type ModelTurn,
-  type RecordedRequest,
-  type ScriptedModelServer,
-} from "./script";
+import { chunkText, deltaPacer, endStream, isRecord, sendJson, startScriptedModelServer, startSse, writeSse } from "./sse";
+import { DEFAULT_CHUNK_SIZE, SIDE_CALL_TEXT, approxTokens, type ModelTurn, type ScriptedModelServer } from "./script";
 
 export type { ModelTurn, RecordedRequest, ScriptedModelServer } from "./script";
 
@@ -19,13 +11,8 @@ export type { ModelTurn, RecordedRequest, ScriptedModelServer } from "./script";
 const MODEL_ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):([A-Za-z]+)$/;
 
 export async function startGeminiModelServer(): Promise<ScriptedModelServer> {
-  const queue = new TurnQueue();
-  const requests: RecordedRequest[] = [];
   let callIds = 0;
-
-  const server = await startLoopbackServer(async (req, res) => {
-    const { url, body, record } = await recordRequest(req, requests);
-
+  return startScriptedModelServer(async ({ req, res, url, body, record, serveMainTurn, markSideCall }) => {
     const route = MODEL_ROUTE.exec(url.pathname);
     if (!route || req.method !== "POST" || !isRecord(body)) {
       // Unknown route: stays recorded with role "unknown" so a test can notice new traffic.
@@ -41,14 +28,10 @@ export async function startGeminiModelServer(): Promise<ScriptedModelServer> {
     }
     const kind = classifyGeminiRequest(method ?? "", body);
     if (kind === "main") {
-      record.role = "main";
-      record.turn = queue.next();
-      const complete = await streamTurn(res, record.turn, { model, promptTokens, nextCallId: () => `call_scripted_${++callIds}` });
-      record.disconnected = !complete;
+      await serveMainTurn((turn) => streamTurn(res, turn, { model, promptTokens, nextCallId: () => `call_scripted_${++callIds}` }));
       return;
     }
-    record.role = "side";
-    record.sideCall = kind;
+    markSideCall(kind);
     const response = candidateResponse(model, [{ text: sideCallText(body) }], "STOP", promptTokens);
     if (method === "streamGenerateContent") {
       startSse(res);
@@ -58,16 +41,6 @@ export async function startGeminiModelServer(): Promise<ScriptedModelServer> {
       sendJson(res, 200, response);
     }
   });
-
-  return {
-    url: server.url,
-    requests,
-    get pendingTurns() {
-      return queue.length;
-    },
-    enqueue: (...turns) => queue.push(turns),
-    close: () => server.close(),
-  };
 }
 
 /**
@@ -193,7 +166,5 @@ async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: Stream
     if (!writeSse(res, candidateResponse(ctx.model, [part], last ? "STOP" : undefined, ctx.promptTokens, last ? outputTokens : 0, responseId))) return false;
   }
   if (chunks.length === 0) writeSse(res, candidateResponse(ctx.model, [{ text: "" }], "STOP", ctx.promptTokens, 1, responseId));
-  if (isGone(res)) return false;
-  res.end();
-  return true;
+  return endStream(res);
 }

@@ -3,17 +3,8 @@
 // answer text, and tool calls shaped the way the agent declared each tool (a JSON `function_call`
 // for function tools such as `exec_command`, a free-form `custom_tool_call` for `apply_patch`).
 import type http from "node:http";
-import { chunkText, deltaPacer, isGone, isRecord, recordRequest, sendJson, startLoopbackServer, startSse, writeSse } from "./sse";
-import {
-  DEFAULT_CHUNK_SIZE,
-  SIDE_CALL_TEXT,
-  TurnQueue,
-  approxTokens,
-  type ModelToolUse,
-  type ModelTurn,
-  type RecordedRequest,
-  type ScriptedModelServer,
-} from "./script";
+import { chunkText, deltaPacer, endStream, isRecord, scriptedIds, sendJson, startScriptedModelServer, startSse, writeSse } from "./sse";
+import { DEFAULT_CHUNK_SIZE, SIDE_CALL_TEXT, approxTokens, type ModelToolUse, type ModelTurn, type ScriptedModelServer } from "./script";
 
 export type { ModelTurn, RecordedRequest, ScriptedModelServer } from "./script";
 
@@ -47,13 +38,8 @@ export function classifyOpenAIRequest(body: Record<string, unknown>): string {
 }
 
 export async function startOpenAIModelServer(): Promise<ScriptedModelServer> {
-  const queue = new TurnQueue();
-  const requests: RecordedRequest[] = [];
-  let ids = 0;
-  const nextId = (prefix: string): string => `${prefix}_scripted_${String(++ids).padStart(4, "0")}`;
-
-  const server = await startLoopbackServer(async (req, res) => {
-    const { url, body, record } = await recordRequest(req, requests);
+  const nextId = scriptedIds();
+  return startScriptedModelServer(async ({ req, res, url, body, serveMainTurn, markSideCall }) => {
     if (url.pathname !== "/v1/responses" || req.method !== "POST" || !isRecord(body)) {
       // Unknown route: stays recorded with role "unknown" so a test can notice new traffic.
       sendJson(res, 404, { error: { type: "invalid_request_error", message: `scripted server: no route ${req.method ?? ""} ${url.pathname}` } });
@@ -66,25 +52,12 @@ export async function startOpenAIModelServer(): Promise<ScriptedModelServer> {
       nextId,
     };
     if (classifyOpenAIRequest(body) === "main") {
-      record.role = "main";
-      record.turn = queue.next();
-      record.disconnected = !(await streamTurn(res, record.turn, ctx));
+      await serveMainTurn((turn) => streamTurn(res, turn, ctx));
       return;
     }
-    record.role = "side";
-    record.sideCall = "other";
+    markSideCall("other");
     await streamTurn(res, { text: SIDE_CALL_TEXT, chunkSize: 1000 }, ctx);
   });
-
-  return {
-    url: server.url,
-    requests,
-    get pendingTurns() {
-      return queue.length;
-    },
-    enqueue: (...turns) => queue.push(turns),
-    close: () => server.close(),
-  };
 }
 
 interface StreamContext {
@@ -170,7 +143,5 @@ async function streamTurn(res: http.ServerResponse, turn: ModelTurn, ctx: Stream
   };
   const completed = { ...head, status: "completed", output: items.map((item) => item.done), usage };
   writeSse(res, { type: "response.completed", response: completed }, "response.completed");
-  if (isGone(res)) return false;
-  res.end();
-  return true;
+  return endStream(res);
 }

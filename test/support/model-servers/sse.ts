@@ -1,10 +1,11 @@
-// Shared plumbing for the scripted model servers: a loopback HTTP server, JSON bodies,
-// server-sent events, and a close() that does not wait for keep-alive sockets.
+// Shared plumbing for the scripted model servers: a loopback HTTP server that records every
+// request and serves the turn queue, JSON bodies, server-sent events, and a close() that does
+// not wait for keep-alive sockets.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { RecordedRequest } from "./script";
+import { TurnQueue, type ModelTurn, type RecordedRequest, type ScriptedModelServer } from "./script";
 
-export interface LoopbackServer {
+interface LoopbackServer {
   /** e.g. "http://127.0.0.1:43121" (no trailing slash). */
   readonly url: string;
   close(): Promise<void>;
@@ -13,7 +14,7 @@ export interface LoopbackServer {
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 /** Listens on 127.0.0.1 with an OS-chosen port. Handler errors become a 500, never a crash. */
-export async function startLoopbackServer(handler: RequestHandler): Promise<LoopbackServer> {
+async function startLoopbackServer(handler: RequestHandler): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {
@@ -41,6 +42,53 @@ export async function startLoopbackServer(handler: RequestHandler): Promise<Loop
   };
 }
 
+/** One request as a scripted model server's routes see it, recorded already (role "unknown" until they decide). */
+export interface ScriptedExchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+  body: unknown;
+  record: RecordedRequest;
+  /** Serves the next queued turn as the agent's main turn; `stream` resolves false when the client hung up mid-stream. */
+  serveMainTurn(stream: (turn: ModelTurn) => Promise<boolean>): Promise<void>;
+  /** Records the request as a side call of this kind (title, suggestion, ...): it consumes no turn. */
+  markSideCall(kind: string): void;
+}
+
+/** A loopback server that records every request and routes it, with the queue of turns the test fills. */
+export async function startScriptedModelServer(route: (exchange: ScriptedExchange) => Promise<void>): Promise<ScriptedModelServer> {
+  const queue = new TurnQueue();
+  const requests: RecordedRequest[] = [];
+  const server = await startLoopbackServer(async (req, res) => {
+    const { url, body, record } = await recordRequest(req, requests);
+    const serveMainTurn = async (stream: (turn: ModelTurn) => Promise<boolean>): Promise<void> => {
+      record.role = "main";
+      record.turn = queue.next();
+      record.disconnected = !(await stream(record.turn));
+    };
+    const markSideCall = (kind: string): void => {
+      record.role = "side";
+      record.sideCall = kind;
+    };
+    await route({ req, res, url, body, record, serveMainTurn, markSideCall });
+  });
+  return {
+    url: server.url,
+    requests,
+    get pendingTurns() {
+      return queue.length;
+    },
+    enqueue: (...turns) => queue.push(turns),
+    close: () => server.close(),
+  };
+}
+
+/** Ids as the APIs hand them out, numbered per server: "msg_scripted_0001", "toolu_scripted_0002", ... */
+export function scriptedIds(): (prefix: string) => string {
+  let ids = 0;
+  return (prefix) => `${prefix}_scripted_${String(++ids).padStart(4, "0")}`;
+}
+
 /** Reads the whole body; parses JSON when there is any, otherwise returns the raw text (or undefined). */
 export async function readBody(req: http.IncomingMessage, limitBytes = 64 * 1024 * 1024): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -61,7 +109,7 @@ export async function readBody(req: http.IncomingMessage, limitBytes = 64 * 1024
 }
 
 /** Reads a request's body and appends its record (role "unknown" until a handler decides). */
-export async function recordRequest(req: http.IncomingMessage, requests: RecordedRequest[]): Promise<{ url: URL; body: unknown; record: RecordedRequest }> {
+async function recordRequest(req: http.IncomingMessage, requests: RecordedRequest[]): Promise<{ url: URL; body: unknown; record: RecordedRequest }> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const body = await readBody(req);
   const record: RecordedRequest = {
@@ -93,6 +141,13 @@ export function writeSse(res: http.ServerResponse, data: unknown, event?: string
   if (isGone(res)) return false;
   const head = event === undefined ? "" : `event: ${event}\n`;
   res.write(`${head}data: ${JSON.stringify(data)}\n\n`);
+  return true;
+}
+
+/** Ends a fully written stream; false when the client went away first (a cancel mid-turn). */
+export function endStream(res: http.ServerResponse): boolean {
+  if (isGone(res)) return false;
+  res.end();
   return true;
 }
 

@@ -17,6 +17,8 @@
  *   terminal <json>      drives the client's terminal/* (see scenarios/terminals.ts)
  *
  * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).
+ * SCRIPTED_AGENT_FORK=1 offers `session/fork` (as Claude Code does): a fork is a new session in
+ * the same folder, without the earlier history, which the client shows from its own copy.
  * Every piece of state (sessions, cancel flags, sign-in, config) belongs to one served agent.
  */
 import { randomUUID } from 'node:crypto';
@@ -132,6 +134,9 @@ function coreScenarios(output: Writable, host: ScriptedAgentHost): Record<string
   };
 }
 
+/** `session/fork` is not in the stable SDK, so its params are read as sent. */
+const forkParams = (params: unknown) => params as { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] };
+
 /** Serves one client until the streams close; null when SCRIPTED_AGENT_EXIT_ON_START ended it before that. */
 export function serveScriptedAgent(streams: ScriptedAgentStreams, options: ScriptedAgentOptions): acp.AgentConnection | null {
   const { env, host } = options;
@@ -155,6 +160,17 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   const idPrefix = `scripted-${randomUUID().slice(0, 8)}`;
   let nextSession = 1;
   let clientCapabilities: acp.ClientCapabilities = {};
+  const forks = env.SCRIPTED_AGENT_FORK === '1';
+  const openSession = async (client: acp.AgentContext, cwd: string, mcpServers: acp.McpServer[]) => {
+    terminalSignIn.require('session');
+    apiKey.require();
+    const known = readSessions(cwd).length;
+    const sessionId = `${idPrefix}-${nextSession++}`;
+    sessions.set(sessionId, { cwd, clientCapabilities });
+    saveSession({ sessionId, cwd, title: `Scripted session ${known + 1}`, updatedAt: new Date().toISOString(), mcpServers, history: [] });
+    await extras.beforeSessionAnswer(client, sessionId);
+    return { sessionId, ...conversation.sessionOptionsFor(sessionId, clientCapabilities) };
+  };
   const storedSession = (cwd: string, sessionId: string) => {
     const stored = readSessions(cwd).find((candidate) => candidate.sessionId === sessionId);
     if (!stored) throw acp.RequestError.resourceNotFound(sessionId);
@@ -170,7 +186,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
         protocolVersion: extras.protocolVersion(),
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, ...(forks ? { fork: {} } : {}) },
           mcpCapabilities: { http: true, sse: false },
           promptCapabilities: conversation.promptCapabilities(),
         },
@@ -183,15 +199,10 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
       apiKey.authenticate(ctx.params.methodId);
       return {};
     })
-    .onRequest(acp.methods.agent.session.new, async (ctx) => {
-      terminalSignIn.require('session');
-      apiKey.require();
-      const known = readSessions(ctx.params.cwd).length;
-      const sessionId = `${idPrefix}-${nextSession++}`;
-      sessions.set(sessionId, { cwd: ctx.params.cwd, clientCapabilities });
-      saveSession({ sessionId, cwd: ctx.params.cwd, title: `Scripted session ${known + 1}`, updatedAt: new Date().toISOString(), mcpServers: ctx.params.mcpServers, history: [] });
-      await extras.beforeSessionAnswer(ctx.client, sessionId);
-      return { sessionId, ...conversation.sessionOptionsFor(sessionId, clientCapabilities) };
+    .onRequest(acp.methods.agent.session.new, (ctx) => openSession(ctx.client, ctx.params.cwd, ctx.params.mcpServers))
+    .onRequest('session/fork', forkParams, (ctx) => {
+      if (!forks) throw acp.RequestError.methodNotFound('session/fork');
+      return openSession(ctx.client, ctx.params.cwd, ctx.params.mcpServers ?? []);
     })
     .onRequest(acp.methods.agent.session.load, async (ctx) => {
       const stored = storedSession(ctx.params.cwd, ctx.params.sessionId);

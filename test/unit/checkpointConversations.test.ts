@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { AgentStarter } from '../../src/acp/agentChannel';
 import type { CheckpointPreviewView, CheckpointsView } from '../../src/contract/checkpointView';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { ThreadEntry } from '../../src/contract/viewModel';
@@ -18,21 +17,19 @@ import type { TranscriptsState } from '../../src/panel/transcripts';
 import { stateFromJson, stateToJson } from '../../src/review/checkpointsIndex';
 import { messageCheckpoints, messageContext } from '../../src/review/checkpointsLookup';
 import { checkpointedWorkspace } from '../support/checkpointHarness';
-import { startForkingScriptedAgent } from '../support/forkingAgent';
 import { onTestEnd, scriptedDefinition, scriptedEnvironmentIn, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 
 const actions: EditorActions = { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined };
 
-function panelOn(t: TestScope, saved?: TranscriptsState, startAgent?: AgentStarter) {
+function panelOn(t: TestScope, saved?: TranscriptsState, agentEnv: Record<string, string> = {}) {
   const root = tempWorkspace(t, 'tandem-checkpoint-conversations-');
   const workspace = join(root, 'workspace');
   mkdirSync(workspace);
   const project = checkpointedWorkspace(workspace, join(root, 'storage'));
   const posted: HostToWebview[] = [];
   const transcripts = saved ? { read: () => saved, write: () => undefined } : null;
-  const environment = { ...scriptedEnvironmentIn(workspace), ...(startAgent ? { startAgent } : {}) };
-  const presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, (message) => posted.push(message), actions, null, transcripts, project.service);
+  const presenter = new ChatPresenter(() => [scriptedDefinition({ env: agentEnv })], 'scripted', scriptedEnvironmentIn(workspace), (message) => posted.push(message), actions, null, transcripts, project.service);
   onTestEnd(t, () => {
     presenter.dispose();
     project.dispose();
@@ -40,16 +37,26 @@ function panelOn(t: TestScope, saved?: TranscriptsState, startAgent?: AgentStart
   const thread = () => presenter.currentSession.thread;
   const userIds = () => thread().snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.id] : []));
   const updates = () => posted.flatMap((message) => (message.type === 'checkpointUpdate' ? [message.update] : []));
+  const at = (name: string) => join(workspace, name);
+  /** A message as the user sends it, up to the end of its turn. */
+  const send = async (text: string): Promise<void> => {
+    const turns = thread().snapshot().filter((entry) => entry.kind === 'turnEnded').length;
+    await presenter.handle({ type: 'sendPrompt', text });
+    await waitFor(() => thread().snapshot().filter((entry) => entry.kind === 'turnEnded').length > turns, `the turn of ${text} to end`);
+  };
   return {
     project, presenter, thread, userIds,
     /** The tab in front, as the panel was last told. */
     activeTabId: () => posted.flatMap((message) => (message.type === 'snapshot' ? [message.state.tabs] : message.type === 'tabsChanged' ? [message.tabs] : [])).at(-1)?.activeTabId ?? '',
-    at: (name: string) => join(workspace, name),
-    /** A message as the user sends it, up to the end of its turn. */
-    async send(text: string): Promise<void> {
-      const turns = thread().snapshot().filter((entry) => entry.kind === 'turnEnded').length;
-      await presenter.handle({ type: 'sendPrompt', text });
-      await waitFor(() => thread().snapshot().filter((entry) => entry.kind === 'turnEnded').length > turns, `the turn of ${text} to end`);
+    at, send,
+    /** The panel opened, then a.txt holds "one", "two" after "echo first" and "three" after "echo second". */
+    async twoMessagesChangingA(): Promise<void> {
+      await presenter.handle({ type: 'ready' });
+      writeFileSync(at('a.txt'), 'one\n');
+      await send('echo first');
+      project.diskWrite(at('a.txt'), 'two\n');
+      await send('echo second');
+      project.diskWrite(at('a.txt'), 'three\n');
     },
     /** What the panel last listed for the conversation in front, once the list settles on `messages` user messages. */
     async listed(messages: number): Promise<CheckpointsView> {
@@ -99,13 +106,8 @@ describe('checkpoints of conversations opened from history or copied', () => {
   });
 
   test('a fork keeps Restore on the messages it copied, and it restores the bytes; what is sent in the fork gets its own', async (t) => {
-    const { project, presenter, thread, userIds, at, send, listed, preview, restore, activeTabId } = panelOn(t, undefined, startForkingScriptedAgent);
-    await presenter.handle({ type: 'ready' });
-    writeFileSync(at('a.txt'), 'one\n');
-    await send('echo first');
-    project.diskWrite(at('a.txt'), 'two\n');
-    await send('echo second');
-    project.diskWrite(at('a.txt'), 'three\n');
+    const { project, presenter, thread, userIds, at, send, listed, preview, restore, activeTabId, twoMessagesChangingA } = panelOn(t, undefined, { SCRIPTED_AGENT_FORK: '1' });
+    await twoMessagesChangingA();
     const original = presenter.currentSession;
     const tabId = activeTabId();
     assert.equal(original.history.fork, true, 'the agent offers session/fork');
@@ -130,13 +132,8 @@ describe('checkpoints of conversations opened from history or copied', () => {
   });
 
   test('a conversation continued from an earlier message keeps Restore on the messages it copied, and Redo restore works from it', async (t) => {
-    const { project, presenter, userIds, at, send, listed, preview, restore } = panelOn(t);
-    await presenter.handle({ type: 'ready' });
-    writeFileSync(at('a.txt'), 'one\n');
-    await send('echo first');
-    project.diskWrite(at('a.txt'), 'two\n');
-    await send('echo second');
-    project.diskWrite(at('a.txt'), 'three\n');
+    const { presenter, userIds, at, send, listed, preview, restore, twoMessagesChangingA } = panelOn(t);
+    await twoMessagesChangingA();
     await send('echo third');
     const original = presenter.currentSession;
     const third = await preview(userIds()[2] ?? '');

@@ -1,34 +1,31 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import type { DocumentStore, FsDecisions } from '../../src/fs/fsService';
-import { DiskBackedDocuments } from '../support/memoryDocuments';
+import { fsSandboxEachTest } from '../support/fsSandbox';
 import { editorFsService } from '../support/pathEscapeCases';
 
-let root: string;
-let workspace: string;
-let outside: string;
-let documents: DiskBackedDocuments;
-let asked: string[];
-let recorded: { path: string; before: string | null; after: string | null }[];
-let fifos: string[];
+let fifos: string[] = [];
+// Wakes anything a failing run left blocked on a pipe, so the test process can end.
+const sandbox = fsSandboxEachTest('tandem-links-', () => {
+  for (const path of fifos) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
+});
 
 function service(decisions: Partial<FsDecisions> = {}, store: DocumentStore = poolReadingDocuments()) {
-  return editorFsService({ workspace, documents: store, asked, recorded, decisions });
+  return editorFsService({ ...sandbox, documents: store, decisions });
 }
 
-const yes: Partial<FsDecisions> = { allowOutsideRoots: async (path, operation) => (asked.push(`${operation} ${path}`), true) };
-const secret = () => join(outside, 'secret.txt');
+const yes: Partial<FsDecisions> = { allowOutsideRoots: async (path, operation) => (sandbox.asked.push(`${operation} ${path}`), true) };
+const secret = () => join(sandbox.outside, 'secret.txt');
 const read = (path: string, decisions: Partial<FsDecisions> = {}, store?: DocumentStore) => service(decisions, store).readTextFile({ sessionId: 's', path });
 const write = (path: string, content: string, decisions: Partial<FsDecisions> = {}) => service(decisions).writeTextFile({ sessionId: 's', path, content });
 
 function fifo(name: string): string {
-  const path = join(workspace, name);
+  const path = join(sandbox.workspace, name);
   execFileSync('mkfifo', [path]);
   fifos.push(path);
   return path;
@@ -37,8 +34,8 @@ function fifo(name: string): string {
 /** The test documents as the editor's: fs/* reads the disk itself, through the safe open. */
 function poolReadingDocuments(): DocumentStore {
   return {
-    openText: (path) => documents.openText(path),
-    write: (path, text) => documents.write(path, text),
+    openText: (path) => sandbox.documents.openText(path),
+    write: (path, text) => sandbox.documents.write(path, text),
   };
 }
 
@@ -55,86 +52,72 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-links-'));
-  workspace = join(root, 'workspace');
-  outside = join(root, 'outside');
-  mkdirSync(workspace);
-  mkdirSync(outside);
-  writeFileSync(secret(), 'top secret\n');
-  writeFileSync(join(workspace, 'notes.txt'), 'inside\n');
-  documents = new DiskBackedDocuments();
-  asked = [];
-  recorded = [];
+  writeFileSync(join(sandbox.workspace, 'notes.txt'), 'inside\n');
   fifos = [];
-});
-afterEach(() => {
-  // Wakes anything a failing run left blocked on a pipe, so the test process can end.
-  for (const path of fifos) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe('links whose target is missing', () => {
   test('a write through one is refused and creates nothing outside, even with the user\'s yes', async () => {
-    symlinkSync(join(outside, 'created.txt'), join(workspace, 'new-link.txt'));
-    symlinkSync(join(outside, 'gone'), join(workspace, 'gone-dir'));
+    symlinkSync(join(sandbox.outside, 'created.txt'), join(sandbox.workspace, 'new-link.txt'));
+    symlinkSync(join(sandbox.outside, 'gone'), join(sandbox.workspace, 'gone-dir'));
     for (const decisions of [{}, yes]) {
-      await assert.rejects(write(join(workspace, 'new-link.txt'), 'planted\n', decisions), /which does not exist; files are never created through a link/);
-      await assert.rejects(write(join(workspace, 'gone-dir', 'sub', 'x.txt'), 'planted\n', decisions), /which does not exist/);
+      await assert.rejects(write(join(sandbox.workspace, 'new-link.txt'), 'planted\n', decisions), /which does not exist; files are never created through a link/);
+      await assert.rejects(write(join(sandbox.workspace, 'gone-dir', 'sub', 'x.txt'), 'planted\n', decisions), /which does not exist/);
     }
-    assert.equal(existsSync(join(outside, 'created.txt')), false);
-    assert.equal(existsSync(join(outside, 'gone')), false);
-    assert.deepEqual([asked, recorded, documents.writes], [[], [], []]);
+    assert.equal(existsSync(join(sandbox.outside, 'created.txt')), false);
+    assert.equal(existsSync(join(sandbox.outside, 'gone')), false);
+    assert.deepEqual([sandbox.asked, sandbox.recorded, sandbox.documents.writes], [[], [], []]);
   });
 
   test('a read through one counts as outside: the user is asked', async () => {
-    symlinkSync(join(outside, 'later.txt'), join(workspace, 'later.txt'));
-    await assert.rejects(read(join(workspace, 'later.txt')), /did not allow this read/);
-    assert.match(asked[0] ?? '', /later\.txt \(a link to .*outside\/later\.txt, which does not exist\)/);
+    symlinkSync(join(sandbox.outside, 'later.txt'), join(sandbox.workspace, 'later.txt'));
+    await assert.rejects(read(join(sandbox.workspace, 'later.txt')), /did not allow this read/);
+    assert.match(sandbox.asked[0] ?? '', /later\.txt \(a link to .*outside\/later\.txt, which does not exist\)/);
   });
 });
 
 describe('check and use are one step', () => {
   test('a link swapped out after the check still serves the file that was checked', async () => {
-    const current = join(workspace, 'current.txt');
-    symlinkSync(join(workspace, 'notes.txt'), current);
+    const current = join(sandbox.workspace, 'current.txt');
+    symlinkSync(join(sandbox.workspace, 'notes.txt'), current);
     const swapping: DocumentStore = { ...poolReadingDocuments(), openText: () => void renameSwap(secret(), current) };
     assert.deepEqual(await read(current, {}, swapping), { content: 'inside\n' });
-    assert.deepEqual(asked, []);
+    assert.deepEqual(sandbox.asked, []);
   });
 
   test('a folder replaced by a link out after the check is refused, not served', async () => {
-    mkdirSync(join(workspace, 'dir'));
-    writeFileSync(join(workspace, 'dir', 'secret.txt'), 'inside\n');
+    mkdirSync(join(sandbox.workspace, 'dir'));
+    writeFileSync(join(sandbox.workspace, 'dir', 'secret.txt'), 'inside\n');
     const swapping: DocumentStore = {
       ...poolReadingDocuments(),
       openText: () => {
-        renameSync(join(workspace, 'dir'), join(workspace, 'dir-away'));
-        symlinkSync(outside, join(workspace, 'dir'));
+        renameSync(join(sandbox.workspace, 'dir'), join(sandbox.workspace, 'dir-away'));
+        symlinkSync(sandbox.outside, join(sandbox.workspace, 'dir'));
         return undefined;
       },
     };
-    await assert.rejects(read(join(workspace, 'dir', 'secret.txt'), {}, swapping), /changed while it was being opened/);
+    await assert.rejects(read(join(sandbox.workspace, 'dir', 'secret.txt'), {}, swapping), /changed while it was being opened/);
   });
 
   test('a link swapped out while the user is asked about their changes: nothing is written outside', async () => {
-    const shared = join(workspace, 'shared.txt');
-    symlinkSync(join(workspace, 'notes.txt'), shared);
+    const shared = join(sandbox.workspace, 'shared.txt');
+    symlinkSync(join(sandbox.workspace, 'notes.txt'), shared);
     const decisions: Partial<FsDecisions> = { overwriteUserChanges: async () => (renameSwap(secret(), shared), true) };
     const fs = service(decisions);
     await fs.readTextFile({ sessionId: 's', path: shared });
-    documents.open.set(shared, 'inside\nthe user\'s line\n');
+    sandbox.documents.open.set(shared, 'inside\nthe user\'s line\n');
     await assert.rejects(fs.writeTextFile({ sessionId: 's', path: shared, content: 'agent\n' }), /now leads to .*outside\/secret\.txt instead of .*notes\.txt/);
     assert.equal(readFileSync(secret(), 'utf8'), 'top secret\n');
-    assert.deepEqual([recorded, documents.writes], [[], []]);
+    assert.deepEqual([sandbox.recorded, sandbox.documents.writes], [[], []]);
   });
 
   test('an open buffer is not served for a path that leads outside', async () => {
-    documents.open.set(secret(), 'unsaved secret\n');
-    symlinkSync(secret(), join(workspace, 'link.txt'));
-    documents.open.set(join(workspace, 'link.txt'), 'unsaved through the link\n');
+    sandbox.documents.open.set(secret(), 'unsaved secret\n');
+    symlinkSync(secret(), join(sandbox.workspace, 'link.txt'));
+    sandbox.documents.open.set(join(sandbox.workspace, 'link.txt'), 'unsaved through the link\n');
     await assert.rejects(read(secret()), /did not allow this read/);
-    await assert.rejects(read(join(workspace, 'link.txt')), /did not allow this read/);
-    assert.equal(asked.length, 2);
+    await assert.rejects(read(join(sandbox.workspace, 'link.txt')), /did not allow this read/);
+    assert.equal(sandbox.asked.length, 2);
   });
 });
 
@@ -148,7 +131,7 @@ describe('pipes, sockets, devices and huge files', () => {
   test('four FIFO reads at once are refused at once and do not hold up a fifth read', async () => {
     const started = Date.now();
     const reads = ['a', 'b', 'c', 'd'].map((name) => read(fifo(`${name}.fifo`)));
-    const fifth = read(join(workspace, 'notes.txt'));
+    const fifth = read(join(sandbox.workspace, 'notes.txt'));
     const results = await within(3000, Promise.allSettled([...reads, fifth]));
     for (const result of results.slice(0, 4)) {
       assert.equal(result.status, 'rejected');
@@ -160,18 +143,18 @@ describe('pipes, sockets, devices and huge files', () => {
 
   test('a write naming a FIFO, or a link to one, is refused at once', async () => {
     const pipe = fifo('w.fifo');
-    symlinkSync(pipe, join(workspace, 'to-fifo'));
+    symlinkSync(pipe, join(sandbox.workspace, 'to-fifo'));
     await within(2000, assert.rejects(write(pipe, 'x'), /named pipe/));
-    await within(2000, assert.rejects(write(join(workspace, 'to-fifo'), 'x'), /named pipe/));
+    await within(2000, assert.rejects(write(join(sandbox.workspace, 'to-fifo'), 'x'), /named pipe/));
   });
 
   test('a socket, a folder, /dev/zero and /dev/null are refused, even with the user\'s yes', async () => {
-    const socket = join(workspace, 'agent.sock');
+    const socket = join(sandbox.workspace, 'agent.sock');
     const server: Server = createServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     try {
       await assert.rejects(read(socket), /is a socket, not a regular file/);
-      await assert.rejects(read(workspace), /is a folder, not a regular file/);
+      await assert.rejects(read(sandbox.workspace), /is a folder, not a regular file/);
       await within(2000, assert.rejects(read('/dev/zero', yes), /\/dev\/zero is a device, not a regular file/));
       await assert.rejects(read('/dev/null', yes), /is a device/);
       await assert.rejects(write('/dev/null', 'x', yes), /is a device/);
@@ -181,7 +164,7 @@ describe('pipes, sockets, devices and huge files', () => {
   });
 
   test('a 1 GB sparse file is refused before a byte of it is read', async () => {
-    const huge = join(workspace, 'huge.log');
+    const huge = join(sandbox.workspace, 'huge.log');
     writeFileSync(huge, 'x');
     truncateSync(huge, 1024 ** 3);
     const before = process.memoryUsage().rss;
@@ -194,15 +177,15 @@ describe('pipes, sockets, devices and huge files', () => {
 
 describe('paths that name no file, or name it in another way', () => {
   test('a NUL byte is refused with a clear error, without asking', async () => {
-    await assert.rejects(read(`${join(workspace, 'notes.txt')}\0/../../outside/secret.txt`), /names no file: it contains a NUL byte/);
-    await assert.rejects(write(join(workspace, 'a\0b'), 'x'), /NUL byte/);
-    assert.deepEqual(asked, []);
+    await assert.rejects(read(`${join(sandbox.workspace, 'notes.txt')}\0/../../outside/secret.txt`), /names no file: it contains a NUL byte/);
+    await assert.rejects(write(join(sandbox.workspace, 'a\0b'), 'x'), /NUL byte/);
+    assert.deepEqual(sandbox.asked, []);
   });
 
   test('a file URI is the file it names, and one of another machine is refused', async () => {
-    assert.deepEqual(await read(pathToFileURL(join(workspace, 'notes.txt')).href), { content: 'inside\n' });
+    assert.deepEqual(await read(pathToFileURL(join(sandbox.workspace, 'notes.txt')).href), { content: 'inside\n' });
     await assert.rejects(read(pathToFileURL(secret()).href), /outside the workspace and the user did not allow/);
     await assert.rejects(read(`file://elsewhere${secret()}`), /file URI that names no file on this machine/);
-    assert.equal(asked.length, 1);
+    assert.equal(sandbox.asked.length, 1);
   });
 });

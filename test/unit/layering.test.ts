@@ -59,6 +59,12 @@ describe('layer rules in eslint.config.mjs', () => {
     }
   });
 
+  test('every folder of src is in the layer table, so a new folder gets a zone before it gets code', () => {
+    const folders = readdirSync(join(repoRoot, 'src'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    assert.deepEqual(folders.sort(), [...FOLDERS].sort());
+    assert.deepEqual(FOLDERS.filter((folder) => folder !== 'vscode' && !(folder in DENIED)), [], 'each folder but src/vscode has its denied list');
+  });
+
   test('a forbidden folder cannot be reached through a detour, an absolute path, a re-export, a type or a dynamic import', async () => {
     for (const [zone, [denied]] of Object.entries(DENIED)) {
       const file = `src/${zone}/probe.ts`;

@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { toolKinds } from '../contract/viewModel';
 
 /**
  * A discriminated check for the `session/update` shapes agents send on every token, so those
@@ -69,7 +70,7 @@ const annotations = object({
 /** Text is the only content block kind on the hot path; images, audio and resources ask the SDK. */
 const textBlock = object({ type: oneOf('text'), text: string, annotations: nullishOr(annotations), _meta: meta });
 
-const toolKind = oneOf('read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other');
+const toolKind = oneOf(...toolKinds);
 const toolStatus = oneOf('pending', 'in_progress', 'completed', 'failed');
 const toolContentByType: Record<string, Check> = {
   content: object({ type: string, content: textBlock, _meta: meta }),

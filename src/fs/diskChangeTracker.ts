@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger';
 import { readDiskNow, sameContent, type DiskContent, type Kept } from './diskSnapshot';
 import { resolveAgentPath } from './pathBoundary';
 import { WorkspaceBaseline } from './workspaceBaseline';
-import { fileChangingKinds } from '../contract/viewModel';
+import { fileChangingKinds, type ToolKindView } from '../contract/viewModel';
 
 export { MAX_KEPT_FILE_BYTES } from './diskSnapshot';
 
@@ -16,7 +16,7 @@ type DiffContent = Extract<acp.ToolCallContent, { type: 'diff' }>;
 type ToolCallUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
 /** Kinds that by their name never change a file: the paths they name are not snapshotted. */
-const LOOKING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
+const LOOKING_KINDS: ReadonlySet<string> = new Set<ToolKindView>(['read', 'search', 'think', 'fetch', 'switch_mode']);
 
 interface WatchedCall {
   /** Each path as it was before the tool ran (as early as the call named it). */

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { CoalescedTask } from '../util/coalescedTask';
 import type { Disposable } from '../util/disposable';
 import { isContinuation } from './outputBuffer';
 
@@ -23,7 +24,7 @@ export class DisplayStream implements Disposable {
   /** Bytes dropped before decoding since the last batch. */
   private skipped = 0;
   private decoder = new StringDecoder('utf8');
-  private timer: NodeJS.Timeout | null = null;
+  private readonly batch = new CoalescedTask(BATCH_MS, () => this.flush());
 
   /** `skipped` counts what never reached `text`: characters, or bytes of output never decoded. */
   constructor(private readonly show: (text: string, skipped: number) => void, private readonly keepBytes = DISPLAY_BYTES) {}
@@ -38,13 +39,12 @@ export class DisplayStream implements Disposable {
       this.pendingBytes -= first.length;
       this.skipped += first.length;
     }
-    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    this.batch.schedule();
   }
 
   /** Hands on what is pending now; a character whose bytes have not all come waits for them. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.batch.cancel();
     if (this.pending.length === 0) return;
     let bytes = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
@@ -70,8 +70,7 @@ export class DisplayStream implements Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.batch.dispose();
     this.pending = [];
   }
 }

@@ -6,24 +6,18 @@ import { describe, test } from 'node:test';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
-import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
+import { reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
+import { allowingPermissions } from '../support/reviewHarness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
   test('reads unsaved buffer text, creates a file, edits one; hunks undo one region only', async (t) => {
-    const model = await startGeminiModelServer();
-    const spec = geminiAgentSpec(model.url);
+    const agent = await startScriptedRealAgent(startGeminiModelServer, geminiAgentSpec);
+    const { model, spec } = agent;
     const workspace = spec.cwd;
-    const { session, documents, ledger, frames, writer } = reviewedSession(definitionFromSpec(spec), workspace);
-    t.after(async () => {
-      await session.stopAgent();
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const { session, documents, ledger, frames, writer } = reviewedRealAgentSession(t, agent);
     mkdirSync(join(workspace, 'src'));
     const app = join(workspace, 'src', 'app.ts');
     writeFileSync(app, 'export const greeting = "saved";\n');
@@ -62,16 +56,10 @@ describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {
 
 describe('real Claude Code, which writes the disk itself', () => {
   test('a Write and an Edit become hunks "written to disk by the agent"; undo-all restores the bytes', async (t) => {
-    const model = await startClaudeModelServer();
-    const spec = claudeAgentSpec(model.url);
+    const agent = await startScriptedRealAgent(startClaudeModelServer, claudeAgentSpec);
+    const { model, spec } = agent;
     const workspace = spec.cwd;
-    const { session, ledger, frames, writer } = reviewedSession(definitionFromSpec(spec), workspace);
-    t.after(async () => {
-      await session.stopAgent();
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const { session, ledger, frames, writer } = reviewedRealAgentSession(t, agent);
     const existing = join(workspace, 'existing.txt');
     const original = Buffer.from('\uFEFFkeep me\r\nchange me\r\nend');
     writeFileSync(existing, original);

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/conversation/sessionController';
-import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { claudeAgentSpec, geminiAgentSpec, type AgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { realAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { waitFor } from '../support/waitFor';
 
 const REPLY = 'Hello through Tandem: this answer is streamed in twelve-character pieces.';
@@ -26,16 +23,9 @@ const cases: Case[] = [
 for (const agentCase of cases) {
   describe(`real ${agentCase.name} through Tandem's session layer`, () => {
     test('the streamed answer arrives in the thread model, and Stop cancels a turn', async (t) => {
-      const server = await agentCase.startServer();
-      const spec = agentCase.spec(server.url);
-      const frames = new FrameStore();
-      const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger });
-      t.after(async () => {
-        await session.stopAgent();
-        session.dispose();
-        await server.close();
-        spec.dispose();
-      });
+      const agent = await startScriptedRealAgent(agentCase.startServer, agentCase.spec);
+      const server = agent.model;
+      const { session, frames } = realAgentSession(t, agent);
 
       server.enqueue({ text: REPLY, chunkSize: 12 });
       await session.prompt('Say hello');

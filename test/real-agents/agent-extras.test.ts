@@ -6,36 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { subagentSummary } from '../../src/contract/agentExtrasView';
-import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/conversation/sessionController';
-import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
-import { groupMembers } from '../support/processGroups';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { claudeAgentSpec, codexAgentSpec, type AgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { claudeAgentSpec, codexAgentSpec } from '../support/real-agents';
+import { realAgentSession, startScriptedRealAgent, stopCodex } from '../support/realAgentRun';
+import type { TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 
-interface Setup {
-  server: ScriptedModelServer;
-  spec: AgentSpec;
-  session: SessionController;
-  frames: FrameStore;
-}
-
-async function claude(t: { after(fn: () => unknown): void }): Promise<Setup> {
-  const server = await startClaudeModelServer();
-  const spec = claudeAgentSpec(server.url);
-  const frames = new FrameStore();
-  const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger });
-  t.after(async () => {
-    await session.stopAgent();
-    session.dispose();
-    await server.close();
-    spec.dispose();
-  });
-  return { server, spec, session, frames };
+async function claude(t: TestScope) {
+  const agent = await startScriptedRealAgent(startClaudeModelServer, claudeAgentSpec);
+  return { server: agent.model, spec: agent.spec, ...realAgentSession(t, agent) };
 }
 
 /** The text of every message the agent sent the model in main requests (`messages`, or `input` for the Responses API). */
@@ -110,19 +91,9 @@ describe('real Claude Code: steering, subagents, compaction', () => {
 
 describe('real Codex: steering', () => {
   test('a message steered into a running Codex turn is taken in and reaches the model in the same turn', { timeout: 240_000 }, async (t) => {
-    const server = await startOpenAIModelServer();
-    const spec = codexAgentSpec(server.url);
-    const frames = new FrameStore();
-    const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger });
-    t.after(async () => {
-      // Codex's app-server may still write its CODEX_HOME after codex-acp exits: wait for the whole group.
-      const pgid = session.agentPid;
-      await session.stopAgent();
-      if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'Codex and its app-server to end', 10_000, 50);
-      session.dispose();
-      await server.close();
-      spec.dispose();
-    });
+    const agent = await startScriptedRealAgent(startOpenAIModelServer, codexAgentSpec);
+    const server = agent.model;
+    const { session } = realAgentSession(t, agent, { stop: stopCodex });
     assert.ok(await session.start());
     const long = Array.from({ length: 600 }, (_, i) => `w${i} `).join('');
     server.enqueue({ text: long, chunkSize: 8, delayMs: 30 }, { text: 'Understood: the tests too.' });

@@ -19,6 +19,7 @@ import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { endAfterTest, reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
 
 /** The report as "Tandem: Show Fidelity Report" builds it for this conversation, from the window's frames. */
@@ -39,17 +40,11 @@ const calls = (report: FidelityReport, method: string) => report.clientMethods.f
 
 describe('the fidelity report of real Claude Code, which works the disk itself', () => {
   test('Write, Edit, Bash and a Read: no fs/* calls, two files written to disk by the agent, a display terminal, usage, asks by kind, a silent read and the grant it keeps in the project', { timeout: 300_000 }, async (t) => {
-    const model = await startClaudeModelServer();
-    const spec = claudeAgentSpec(model.url);
+    const agent = await startScriptedRealAgent(startClaudeModelServer, claudeAgentSpec);
+    const { model, spec } = agent;
     const workspace = spec.cwd;
     // "default" asks before edits and commands, so the report has permission requests to count.
-    const { session, ledger, frames } = reviewedSession({ ...definitionFromSpec(spec), defaultMode: 'default' }, workspace);
-    t.after(async () => {
-      await session.stopAgent();
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const { session, ledger, frames } = reviewedRealAgentSession(t, agent, { definition: { defaultMode: 'default' } });
     const existing = join(workspace, 'existing.txt');
     writeFileSync(existing, 'keep me\nchange me\n');
     const inside = join(workspace, 'notes.md');
@@ -110,19 +105,12 @@ describe('the fidelity report of real Claude Code, which works the disk itself',
 
 describe('the fidelity report of real Gemini CLI, which goes through the editor', () => {
   test('fs/read_text_file and fs/write_text_file counted as they came, no usage updates, session load declared and its real outcome', { timeout: 300_000 }, async (t) => {
-    const model = await startGeminiModelServer();
-    const spec = geminiAgentSpec(model.url);
+    const agent = await startScriptedRealAgent(startGeminiModelServer, geminiAgentSpec);
+    const { model, spec } = agent;
     const workspace = spec.cwd;
     const { session, ledger, frames } = reviewedSession(definitionFromSpec(spec), workspace);
     const again = reviewedSession(definitionFromSpec(spec), workspace);
-    t.after(async () => {
-      await session.stopAgent();
-      session.dispose();
-      await again.session.stopAgent();
-      again.session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    endAfterTest(t, agent, [session, again.session]);
     const existing = join(workspace, 'app.ts');
     writeFileSync(existing, 'export const greeting = "hello";\n');
     const created = join(workspace, 'todo.md');

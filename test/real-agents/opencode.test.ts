@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import { opencodeAgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
-import { reviewedSession } from '../support/reviewHarness';
+import { reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { openAgentPanel, sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
@@ -15,12 +14,8 @@ const TIMEOUT = { timeout: 180_000 };
 
 describe('real OpenCode (opencode acp) through Tandem', () => {
   test('the answer streams in pieces; the meter shows the usage and cost it reports', TIMEOUT, async (t) => {
-    const model = await startOpenAIModelServer();
-    const spec = opencodeAgentSpec(model.url);
-    const { frames, presenter, conversation } = await openAgentPanel(t, spec, { cleanup: async () => {
-      await model.close();
-      spec.dispose();
-    } });
+    const { model, spec, close } = await startScriptedRealAgent(startOpenAIModelServer, opencodeAgentSpec);
+    const { frames, presenter, conversation } = await openAgentPanel(t, spec, { cleanup: close });
     const session = presenter.currentSession;
 
     const reply = 'OpenCode, offline: this answer is streamed to Tandem in twelve-character pieces.';
@@ -44,15 +39,9 @@ describe('real OpenCode (opencode acp) through Tandem', () => {
   });
 
   test('an edit asks permission with its own option ids and the diff it will make; allowed, it writes the disk itself', TIMEOUT, async (t) => {
-    const model = await startOpenAIModelServer();
-    const spec = opencodeAgentSpec(model.url);
-    const { session, frames, ledger, writer } = reviewedSession(definitionFromSpec(spec), spec.cwd);
-    t.after(async () => {
-      await session.stopAgent();
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const agent = await startScriptedRealAgent(startOpenAIModelServer, opencodeAgentSpec);
+    const { model, spec } = agent;
+    const { session, frames, ledger, writer } = reviewedRealAgentSession(t, agent);
     const multi = join(spec.cwd, 'multi.txt');
     writeFileSync(multi, TEN_LINES);
     const edited = TEN_LINES.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');

@@ -1,8 +1,8 @@
 // One build for everything that ships: the extension host bundle (Node, CJS), the demo agent
-// (a Node program the extension spawns), the webview bundle (browser) with its CSS and icons, and the
+// (a Node program the extension spawns), the webview bundle (browser) with its on-demand chunks, CSS and icons, and the
 // frame inspector's bundle and CSS.
 import { build, context } from 'esbuild';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const dist = join(root, 'dist');
+/** What the webview build wrote, chunk by chunk and who imports whom: read by the bundle bench, not shipped. */
+const WEBVIEW_METAFILE = 'webview.meta.json';
 
 /**
  * zod's namespace export (`z`) re-exports every locale's messages (about 260 KB minified) and a
@@ -35,7 +37,12 @@ const common = { bundle: true, plugins: [zodEnglishOnly], sourcemap: production 
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/demo-agent/demoAgent.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120' },
+  // An ES module with chunks: xterm and most highlight.js languages load only when the panel first
+  // needs them (bench/bundles.ts reads the metafile to tell what loads when the panel opens).
+  {
+    ...common, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', chunkNames: 'chunks/[name]-[hash]', splitting: true, metafile: true,
+    platform: 'browser', format: 'esm', target: 'chrome120',
+  },
   { ...common, entryPoints: ['media/panel.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
   // The frame inspector is a tab of its own with its own small bundle: the chat panel does not carry it.
   { ...common, entryPoints: ['webview/inspector/main.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'chrome120' },
@@ -52,5 +59,6 @@ if (watch) {
   for (const options of targets) await (await context(options)).watch();
   console.log('watching for changes…');
 } else {
-  await Promise.all(targets.map((options) => build(options)));
+  const results = await Promise.all(targets.map((options) => build(options)));
+  writeFileSync(join(dist, WEBVIEW_METAFILE), JSON.stringify(results[targets.findIndex((options) => options.splitting)].metafile));
 }

@@ -1,6 +1,9 @@
 import DOMPurify from 'dompurify';
-import hljs from 'highlight.js/lib/common';
 import MarkdownIt from 'markdown-it';
+import { highlightCode } from './codeLanguages';
+
+/** A code block drawn plain while its language's chunk loads; highlighted in place once it has. */
+const WAITING = 'code-waiting';
 
 /**
  * Agent text is untrusted. Raw HTML is off in the parser, and the output is sanitized again
@@ -13,10 +16,10 @@ const markdown = new MarkdownIt({
   breaks: false,
   highlight(code, language) {
     try {
-      const highlighted = language && hljs.getLanguage(language)
-        ? hljs.highlight(code, { language, ignoreIllegals: true }).value
-        : escapeHtml(code);
-      return `<pre class="code-block" data-language="${escapeHtml(language || '')}"><code class="hljs">${highlighted}</code></pre>`;
+      const highlighted = language ? highlightCode(code, language, highlightWaitingBlocks) : 'unknown';
+      const html = typeof highlighted === 'object' ? highlighted.html : escapeHtml(code);
+      const waiting = highlighted === 'loading' ? ` ${WAITING}` : '';
+      return `<pre class="code-block${waiting}" data-language="${escapeHtml(language || '')}"><code class="hljs">${html}</code></pre>`;
     } catch {
       return '';
     }
@@ -50,4 +53,19 @@ export function escapeHtml(text: string): string {
 
 export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(markdown.render(text), purifyConfig);
+}
+
+/**
+ * A language arrived: the blocks on the page still waiting for one get their own text
+ * highlighted, code element only (the block, its copy button and what surrounds it stay as they
+ * are). Blocks rendered from now on are highlighted as they are drawn.
+ */
+function highlightWaitingBlocks(): void {
+  for (const block of document.querySelectorAll<HTMLElement>(`pre.${WAITING}`)) {
+    const code = block.querySelector('code');
+    const highlighted = code ? highlightCode(code.textContent ?? '', block.dataset.language ?? '', highlightWaitingBlocks) : 'unknown';
+    if (highlighted === 'loading') continue;
+    block.classList.remove(WAITING);
+    if (code && typeof highlighted === 'object') code.innerHTML = DOMPurify.sanitize(highlighted.html, purifyConfig);
+  }
 }

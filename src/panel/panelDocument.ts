@@ -19,6 +19,11 @@ interface DocumentShape {
   /** The root's extra attributes, e.g. `aria-live`. */
   rootAttributes: string;
   script: string;
+  /**
+   * An ES module, whose chunks load on demand (`import()` of a sibling file in dist/). A module
+   * and the modules it imports inherit its nonce, so the policy stays nonce-only.
+   */
+  module: boolean;
   stylesheets: { path: string; id?: string }[];
   /** Data URIs and the extension's own files only; agent content never loads remote images. */
   images: boolean;
@@ -49,7 +54,7 @@ ${styles}
 </head>
 <body>
 <div id="${shape.rootId}"${shape.rootAttributes}></div>
-<script nonce="${nonce}" src="${asset(shape.script)}"></script>
+<script${shape.module ? ' type="module"' : ''} nonce="${nonce}" src="${asset(shape.script)}"></script>
 </body>
 </html>`;
 }
@@ -60,6 +65,7 @@ export function renderPanelDocument(options: PanelDocumentOptions): string {
     rootId: 'tandem-root',
     rootAttributes: ' aria-live="polite"',
     script: 'webview.js',
+    module: true,
     stylesheets: [{ path: 'codicons/codicon.css', id: 'vscode-codicon-stylesheet' }, { path: 'webview.css' }],
     images: true,
   }, options);
@@ -67,5 +73,5 @@ export function renderPanelDocument(options: PanelDocumentOptions): string {
 
 /** The frame inspector shows frames as text only: no images at all. */
 export function renderInspectorDocument(options: PanelDocumentOptions): string {
-  return renderDocument({ title: 'Tandem frames', rootId: 'inspector-root', rootAttributes: '', script: 'inspector.js', stylesheets: [{ path: 'inspector.css' }], images: false }, options);
+  return renderDocument({ title: 'Tandem frames', rootId: 'inspector-root', rootAttributes: '', script: 'inspector.js', module: false, stylesheets: [{ path: 'inspector.css' }], images: false }, options);
 }

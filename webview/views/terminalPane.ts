@@ -30,6 +30,9 @@ export class TerminalPane {
   private readonly header = el('div', { class: 'terminal-header' });
   private readonly screen = el('div', { class: 'terminal-screen' });
   private term: Terminal | null = null;
+  /** xterm's chunk is on its way: output waits in `pending` meanwhile. */
+  private loading = false;
+  private disposed = false;
   private pending: string[] = [];
   private pendingChars = 0;
   private receivedAt = performance.now();
@@ -50,7 +53,7 @@ export class TerminalPane {
   }
 
   get started(): boolean {
-    return this.term !== null;
+    return this.term !== null || this.loading;
   }
 
   /** A known terminal's state: its facts and actions show (a placeholder had none). */
@@ -86,10 +89,23 @@ export class TerminalPane {
     this.write(text);
   }
 
-  /** xterm measures its container, so it starts only once the pane is in the document. */
+  /**
+   * xterm measures its container, so it starts only once the pane is in the document; the first
+   * pane shown fetches xterm, and each waiting pane starts when it has come (if still shown).
+   */
   openIfShown(): void {
-    if (this.term || !this.element.isConnected) return;
+    if (this.term || this.loading || this.disposed || !this.element.isConnected) return;
+    if (!this.screens.loaded) {
+      this.loading = true;
+      void this.screens.load().then((loaded) => {
+        this.loading = false;
+        if (loaded) this.openIfShown();
+        else if (!this.disposed) this.screen.textContent = 'The terminal view could not be loaded.';
+      });
+      return;
+    }
     const font = this.screens.font();
+    this.screen.replaceChildren();
     const term = this.screens.open(this.screen, this.columns(font), font);
     this.term = term;
     term.write(HIDE_CURSOR);
@@ -109,6 +125,7 @@ export class TerminalPane {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.resizeObserver.disconnect();
     this.term?.dispose();
     this.element.remove();

@@ -1,4 +1,4 @@
-import { Terminal, type ITheme } from '@xterm/xterm';
+import type * as Xterm from '@xterm/xterm';
 import { el } from '../dom';
 
 const SCROLLBACK_LINES = 3000;
@@ -6,7 +6,7 @@ const SCROLLBACK_LINES = 3000;
 const ansiNames = ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White'] as const;
 
 /** The terminal colours of the current VS Code theme. */
-function themeFromVsCode(): ITheme {
+function themeFromVsCode(): Xterm.ITheme {
   const style = getComputedStyle(document.body);
   const color = (name: string) => style.getPropertyValue(`--vscode-${name}`).trim() || undefined;
   const theme: Record<string, string | undefined> = {
@@ -19,7 +19,7 @@ function themeFromVsCode(): ITheme {
     theme[key] = color(`terminal-ansi${name}`);
     theme[`bright${name}`] = color(`terminal-ansiBright${name}`);
   }
-  return Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)) as ITheme;
+  return Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)) as Xterm.ITheme;
 }
 
 export interface TerminalFont {
@@ -35,11 +35,35 @@ export interface TerminalFont {
  * CSP only runs styles carrying the page nonce, so those elements get the nonce of the page's
  * script: the CSP stays strict (no 'unsafe-inline') and nothing else gains the right.
  * Limitation: 24-bit colours, which xterm sets as style attributes, fall back to the default.
+ *
+ * xterm is a third of the panel's code and most conversations never show a terminal: it is a chunk
+ * of its own, fetched when the first pane comes near the screen (the page nonce lets it in).
  */
 export class TerminalScreens {
   private measured: { font: string; width: number } | null = null;
+  private xterm: typeof Xterm | null = null;
+  private loading: Promise<boolean> | null = null;
 
   constructor(private readonly nonce: string) {}
+
+  /** Whether `open` can start a terminal now. */
+  get loaded(): boolean {
+    return this.xterm !== null;
+  }
+
+  /** Fetches xterm's chunk (once); false when it could not be loaded, and a later call tries again. */
+  load(): Promise<boolean> {
+    // eslint-disable-next-line no-restricted-syntax -- a package fetched on demand; the layer rules are about the project's modules
+    this.loading ??= import('@xterm/xterm').then((module) => {
+      this.xterm = module;
+      return true;
+    }, (error: unknown) => {
+      this.loading = null;
+      console.error('Tandem: the terminal view did not load', error);
+      return false;
+    });
+    return this.loading;
+  }
 
   font(): TerminalFont {
     const style = getComputedStyle(document.body);
@@ -54,9 +78,10 @@ export class TerminalScreens {
     return Math.max(20, Math.floor(width / this.charWidth(`${font.size}px ${font.family}`)));
   }
 
-  /** An xterm for output only, started in `container` (which must be in the document). */
-  open(container: HTMLElement, cols: number, font: TerminalFont): Terminal {
-    const term = new Terminal({
+  /** An xterm for output only, started in `container` (which must be in the document), once `loaded`. */
+  open(container: HTMLElement, cols: number, font: TerminalFont): Xterm.Terminal {
+    if (!this.xterm) throw new Error('xterm is not loaded yet');
+    const term = new this.xterm.Terminal({
       cols,
       rows: 1,
       convertEol: true,
@@ -72,7 +97,7 @@ export class TerminalScreens {
   }
 
   /** The VS Code theme changed (light, dark, high contrast): recolour what is shown. */
-  applyTheme(term: Terminal): void {
+  applyTheme(term: Xterm.Terminal): void {
     this.withNoncedStyles(() => (term.options.theme = themeFromVsCode()));
   }
 

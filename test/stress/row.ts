@@ -13,27 +13,42 @@ export interface RowOptions {
   progress(line: string): void;
 }
 
+/** How many cases of each part a row must at least have tried, by part (see `Tally.record`). */
+export type Minimums = Readonly<Record<string, number>>;
+
 export interface StressRow {
   name: string;
   /** Wall-clock bounds, in seconds; a row that runs past its budget is a failure. */
   budgetSeconds: { quick: number; full: number };
+  /**
+   * The least each part must have tried: the full run's are what the suite promises (100,000
+   * frames, 200 kills...), the quick run's what its small counts give. Fewer is a failure, so a
+   * corpus that shrank or a row that quietly skipped cases cannot pass as held.
+   */
+  minimums: { quick: Minimums; full: Minimums };
   run(options: RowOptions, tally: Tally): Promise<void>;
 }
+
+/** The part a case counts under when its row has only one. */
+export const CASES = 'cases';
 
 /** How many different failures are described; the rest, and repeats, are only counted. */
 const DESCRIBED_FAILURES = 8;
 
 export class Tally {
   tried = 0;
+  /** `tried`, by part of the row (a row with one part counts all under CASES). */
+  readonly triedByPart = new Map<string, number>();
   failures = 0;
   /** The first failures, one line each. */
   readonly failureLines: string[] = [];
   /** Figures and facts worth printing whatever the outcome (counts per kind, times). */
   readonly notes: string[] = [];
 
-  /** One case tried; `failure` describes what went wrong, undefined when it held. */
-  record(failure?: string): void {
+  /** One case of `part` tried; `failure` describes what went wrong, undefined when it held. */
+  record(failure?: string, part = CASES): void {
     this.tried++;
+    this.triedByPart.set(part, (this.triedByPart.get(part) ?? 0) + 1);
     if (failure !== undefined) this.fail(failure);
   }
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { errorText, Tally, type StressRow } from './row';
+import { errorText, Tally, type Minimums, type StressRow } from './row';
 
 /** How long a row that ran out of time gets to close what it opened before the runner moves on. */
 const CLEANUP_GRACE_MS = 20_000;
@@ -47,8 +47,17 @@ export async function runRow(row: StressRow, options: RunOptions): Promise<RowRe
     const cleaned = await Promise.race([running, sleep(CLEANUP_GRACE_MS).then(() => false)]);
     if (!cleaned) tally.note(`it had not stopped ${CLEANUP_GRACE_MS / 1000} s after its budget ran out`);
   }
+  checkMinimums(tally, options.quick ? row.minimums.quick : row.minimums.full);
   const seconds = (performance.now() - started) / 1000;
   return { name: row.name, tried: tally.tried, failures: tally.failures, seconds, lines: reportLines(row.name, tally, seconds, budgetSeconds) };
+}
+
+/** A part that tried fewer cases than it must fails the row, whatever became of the cases it tried. */
+function checkMinimums(tally: Tally, minimums: Minimums): void {
+  for (const [part, least] of Object.entries(minimums)) {
+    const tried = tally.triedByPart.get(part) ?? 0;
+    if (tried < least) tally.fail(`tried ${tried} ${part}, fewer than the ${least} it must`);
+  }
 }
 
 function reportLines(name: string, tally: Tally, seconds: number, budgetSeconds: number): string[] {

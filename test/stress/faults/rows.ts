@@ -7,7 +7,7 @@
 import { FAULT_CASES, runFrameFaults, runKillFaults, type AgentChange, type FaultResult, type FaultRun, type KillReview } from '../../support/faultCases';
 import type { SessionServices } from '../../../src/conversation/sessionEnvironment';
 import { reviewedFiles } from '../../support/reviewHarness';
-import type { RowOptions, StressRow, Tally } from '../row';
+import { CASES, type RowOptions, type StressRow, type Tally } from '../row';
 
 const SEED = 1608;
 
@@ -63,6 +63,7 @@ function killReview(workspace: string): KillReview {
 export const framesRow: StressRow = {
   name: 'frames',
   budgetSeconds: { quick: 60, full: 420 },
+  minimums: { quick: { [CASES]: FAULT_CASES.frames.quick }, full: { [CASES]: 100_000 } },
   async run(options, tally) {
     noteAll(tally, await runFrameFaults(faultRun(options, tally, FAULT_CASES.frames)));
   },
@@ -71,6 +72,7 @@ export const framesRow: StressRow = {
 export const killsRow: StressRow = {
   name: 'kills',
   budgetSeconds: { quick: 60, full: 420 },
+  minimums: { quick: { [CASES]: FAULT_CASES.kills.quick }, full: { [CASES]: 200 } },
   async run(options, tally) {
     noteAll(tally, await runKillFaults({ ...faultRun(options, tally, FAULT_CASES.kills), review: killReview }));
   },

@@ -17,7 +17,7 @@ import { panelState } from '../../support/panelFixtures';
 import { Random } from '../../support/reviewStressCases';
 import { openPanel, type PanelHarness } from '../../support/panelHarness';
 import { launchBrowser, type WorkbenchBrowser } from '../../support/workbench';
-import { errorText, stopped, type RowOptions, type StressRow, type Tally } from '../row';
+import { CASES, errorText, stopped, type RowOptions, type StressRow, type Tally } from '../row';
 import { hostilePayloads, REMOTE_HOST, type HostilePayload } from './payloads';
 
 /** Payloads per page load: a payload that breaks its page cannot hide the others' results. */
@@ -230,4 +230,4 @@ async function run(options: RowOptions, tally: Tally): Promise<void> {
   tally.note(`${payloads.length} payloads (of ${all.length}), each streamed and redrawn; ${links} links clicked, ${asked} sent to the host's link policy`);
 }
 
-export const markdownRow: StressRow = { name: 'markdown', budgetSeconds: { quick: 60, full: 240 }, run };
+export const markdownRow: StressRow = { name: 'markdown', budgetSeconds: { quick: 60, full: 240 }, minimums: { quick: { [CASES]: 30 }, full: { [CASES]: 100 } }, run };

@@ -6,13 +6,14 @@
  */
 import { namedProjectFileCases, randomProjectFileCases, runProjectFileCase, type ProjectFileCase } from '../../support/projectFileCases';
 import { Random } from '../../support/reviewStressCases';
-import { stopped, type StressRow } from '../row';
+import { CASES, stopped, type StressRow } from '../row';
 
 const SEED = 1606;
 
 export const projectFilesRow: StressRow = {
   name: 'project-files',
   budgetSeconds: { quick: 30, full: 120 },
+  minimums: { quick: { [CASES]: 20 }, full: { [CASES]: 200 } },
   async run(options, tally) {
     // The count must see what it counts: without the consent step, the first case's server gets through.
     const [control] = namedProjectFileCases();

@@ -5,7 +5,7 @@
  * come out unharmed. A case fails for any leak, or for damage done to a look-alike.
  */
 import { secretCases } from '../../support/secretCases';
-import { stopped, type StressRow } from '../row';
+import { CASES, stopped, type StressRow } from '../row';
 
 /** Cases between looks at the time budget (each case is synchronous). */
 const SLICE = 100;
@@ -13,6 +13,7 @@ const SLICE = 100;
 export const secretsRow: StressRow = {
   name: 'secrets',
   budgetSeconds: { quick: 30, full: 120 },
+  minimums: { quick: { [CASES]: 300 }, full: { [CASES]: 300 } },
   async run(options, tally) {
     const all = secretCases();
     // Quick: every third case, which still meets each format and each position.

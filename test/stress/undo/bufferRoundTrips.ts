@@ -22,6 +22,10 @@ import type { WriteBatch } from './writerAgent';
 const VSIX = join(REPO_ROOT, 'dist', 'tandem.vsix');
 /** Files per agent turn: a full run batches, a quick one still takes every kind of decision. */
 const FILES_PER_TURN = { quick: 8, full: 20 };
+/** Files written, decided and byte-checked through the editor. */
+export const BUFFER_FILES = { quick: 24, full: 300 } as const;
+/** The part of the undo row these files count under. */
+export const BUFFER_PART = 'files through code-server';
 const SEED = 1600;
 
 type BatchMode = 'undo all' | 'keep all' | 'per file';
@@ -91,7 +95,7 @@ async function compareFiles(workspace: string, cases: readonly BufferCase[], mod
   };
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline && cases.some((item) => check(item) !== undefined)) await new Promise((resolve) => setTimeout(resolve, 200));
-  for (const item of cases) tally.record(check(item));
+  for (const item of cases) tally.record(check(item), BUFFER_PART);
 }
 
 async function runTurn(bench: Workbench, batch: number, cases: readonly BufferCase[], mode: BatchMode, tally: Tally): Promise<void> {
@@ -128,7 +132,7 @@ async function runBatch(bench: Workbench, batch: number, count: number, options:
     await runTurn(bench, batch, cases, mode, tally);
   } catch (error) {
     if (stopped(options)) return;
-    for (const item of cases.slice(tally.tried - recorded)) tally.record(`turn ${batch + 1} (${mode}): ${item.path} (${item.name}): the turn broke: ${errorText(error)}`);
+    for (const item of cases.slice(tally.tried - recorded)) tally.record(`turn ${batch + 1} (${mode}): ${item.path} (${item.name}): the turn broke: ${errorText(error)}`, BUFFER_PART);
     const keepAll = bench.panel.locator('#changes-bar').getByRole('button', { name: 'Keep all', exact: true });
     if (await keepAll.isVisible().catch(() => false)) await keepAll.click().then(() => waitForNoPending(bench.panel)).catch(() => undefined);
   }
@@ -165,7 +169,7 @@ export async function bufferRoundTrips(options: RowOptions, tally: Tally): Promi
     tally.fail(`${VSIX} is missing: run npm run package first (npm test builds it)`);
     return;
   }
-  const total = options.quick ? 24 : 300;
+  const total = options.quick ? BUFFER_FILES.quick : BUFFER_FILES.full;
   const perTurn = options.quick ? FILES_PER_TURN.quick : FILES_PER_TURN.full;
   const root = mkdtempSync(join(tmpdir(), 'tandem-stress-undo-'));
   const started = performance.now();

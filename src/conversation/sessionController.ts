@@ -45,12 +45,11 @@ export class SessionController implements Disposable {
   private attachment: AgentAttachment | null = null;
   private starting: Promise<boolean> | null = null;
   private readonly connection: ConnectionState;
+  /** Every `session/update` of the open session, after the thread applied it: for the session's services (fs, terminals). */
   private readonly updateEmitter = new Emitter<acp.SessionUpdate>();
   readonly onConnectionChanged: ConnectionState['onChanged'];
   private readonly turns: TurnState;
   readonly onTurnChanged: TurnState['onChanged'];
-  /** Every `session/update` of the open session, after the thread applied it. */
-  readonly onAppliedUpdate = this.updateEmitter.event;
   newSessionResponse: OpenedSession['response'] | null = null;
   private readonly opening: OpeningUpdates;
   private readonly watch: AgentWatch;

@@ -17,6 +17,9 @@ export interface Frame {
 
 export type FrameListener = (frame: Frame) => void;
 
+/** What a frame counts for against a store's byte budget. */
+const frameBytes = (frame: Frame) => frame.text.length + 32;
+
 /**
  * Every raw line both ways, newest kept within a count and byte budget, and each one redacted
  * once while the traffic pauses (see `RedactedFrames`).
@@ -27,8 +30,8 @@ export class FrameStore {
   private readonly redaction: RedactedFrames;
 
   constructor(maxFrames = 20_000, maxBytes = 16 * 1024 * 1024) {
-    this.log = new BoundedLog<Frame>(maxFrames, maxBytes, (frame) => frame.text.length + 32);
-    this.redaction = new RedactedFrames(maxFrames);
+    this.log = new BoundedLog<Frame>(maxFrames, maxBytes, frameBytes);
+    this.redaction = new RedactedFrames(maxFrames, (frame) => frameBytes(frame) <= maxBytes);
   }
 
   record(frame: Frame): void {

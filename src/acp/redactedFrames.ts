@@ -29,8 +29,13 @@ export class RedactedFrames implements Disposable {
   private draining: Promise<void> | null = null;
   private disposed = false;
 
-  /** `maxWaiting`: the store's own bound; older waiting frames have left the store and are skipped. */
-  constructor(private readonly maxWaiting: number) {}
+  /**
+   * `maxWaiting`: the store's own bound; older waiting frames have left the store and are skipped.
+   * `holdable`: false for a frame larger than the store's whole byte budget, which left it the
+   * moment it came. It is never asked for, and redacting it (a 32 MB line over the SDK's limit
+   * takes seconds) would hold the host up when the traffic pauses.
+   */
+  constructor(private readonly maxWaiting: number, private readonly holdable: (frame: Frame) => boolean = () => true) {}
 
   /** On the hot path of every frame: it only queues the frame. */
   add(frame: Frame): void {
@@ -82,7 +87,10 @@ export class RedactedFrames implements Disposable {
   private async drain(): Promise<void> {
     while (this.head < this.waiting.length && !this.disposed) {
       const deadline = performance.now() + SLICE_MS;
-      while (this.head < this.waiting.length && performance.now() < deadline) this.redact(this.waiting[this.head++] as Frame);
+      while (this.head < this.waiting.length && performance.now() < deadline) {
+        const frame = this.waiting[this.head++] as Frame;
+        if (this.holdable(frame)) this.redact(frame);
+      }
       this.compact();
       if (this.head < this.waiting.length) await nextTurn();
     }

@@ -118,7 +118,21 @@ const RULES: readonly Rule[] = [
   rule(String.raw`[?&]([\w.\-[\]]+)=([^&#\s"'<>\\=?]+=*)`, 2, (match) => QUERY_SECRET_NAMES.has((match[1] ?? '').toLowerCase()) || secretName(match)),
 ];
 
-function addRuleMatches(text: string, { pattern, group, accept }: Rule, found: TextRange[]): void {
+/**
+ * The regular expression engine runs out of stack on some rules over a run of several MB without
+ * a break (a file's content in one JSON string): what it had not searched yet is masked whole,
+ * since a credential could be in it, rather than the redaction failing and its output with it.
+ */
+function addRuleMatches(text: string, rule: Rule, found: TextRange[]): void {
+  try {
+    searchRule(text, rule, found);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    found.push({ start: rule.pattern.lastIndex, end: text.length });
+  }
+}
+
+function searchRule(text: string, { pattern, group, accept }: Rule, found: TextRange[]): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const span = match.indices?.[group];

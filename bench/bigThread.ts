@@ -1,8 +1,16 @@
 /**
- * A thread of 2,000 tool calls in the panel (the real webview bundle in Chromium): the latency of
- * appending one more (message -> rendered frame), and the page's JS heap and DOM size for it.
+ * A thread of 2,000 tool calls in the panel (the real webview bundle in Chromium). Every time is
+ * taken inside the page, from the `postMessage` that delivers the host's message to the end of
+ * the first frame painted after the panel handled it (requestAnimationFrame, then a task queued
+ * from it, which runs once that frame's style, layout and paint are done):
+ * - append one more card, and beside it, alternated, the floor: a message that draws nothing, so
+ *   the wait for the display's next frame (which no code can shorten) is measured in the same run;
+ * - load: a snapshot holding the whole thread (switching to its tab, reopening the panel), after
+ *   an empty one, until its last card is painted;
+ * - the page's JS heap after GC and its DOM size.
  */
-import { performance } from 'node:perf_hooks';
+import type { Page } from 'playwright-core';
+import type { HostToWebview } from '../src/contract/messages';
 import type { ThreadEntry } from '../src/contract/viewModel';
 import { openPanel } from '../test/support/panelHarness';
 import { panelState, toolEntry } from '../test/support/panelFixtures';
@@ -10,12 +18,13 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, prefixed, single, type Bench, type Figures } from './figures';
 import { count, ms, table } from './report';
-import { percentile } from './stats';
+import { median, percentile } from './stats';
 
 const TOOLS = 2_000;
-/** Entries per threadDeltas message while loading, like the batches of a real turn. */
+/** Entries per threadDeltas message while the thread is built, like the batches of a real turn. */
 const LOAD_BATCH = 100;
 const KINDS = ['read', 'edit', 'execute', 'search', 'fetch'] as const;
+const FIRST_MESSAGE: ThreadEntry = { kind: 'user', id: 'u', text: 'go' };
 
 interface Variant {
   /** Figure key prefix under `bigThread`; the text-output thread is the plain one. */
@@ -39,51 +48,127 @@ function threadEntry(i: number, terminalOutput: boolean): ThreadEntry {
   });
 }
 
+/**
+ * Runs in the page (a string: the bench's compiler would wrap named functions in helpers the
+ * page does not have). The listener is registered after the panel's own, so it runs once the
+ * panel has handled each message.
+ */
+const TIMED_POSTS = `async ({ messages, selector }) => {
+  let left = messages.length;
+  const handled = new Promise((resolve) => {
+    const onMessage = () => {
+      if (--left > 0) return;
+      window.removeEventListener('message', onMessage);
+      resolve();
+    };
+    window.addEventListener('message', onMessage);
+  });
+  const started = performance.now();
+  for (const message of messages) window.postMessage(message, '*');
+  await handled;
+  await new Promise((resolve) => requestAnimationFrame(() => {
+    const afterPaint = new MessageChannel();
+    afterPaint.port1.onmessage = () => resolve();
+    afterPaint.port2.postMessage(null);
+  }));
+  const elapsed = performance.now() - started;
+  if (selector !== null && !document.querySelector(selector)) throw new Error(selector + ' was not drawn in the frame after its message');
+  return elapsed;
+}`;
+
+/**
+ * Posts each message to the panel as the host's messages arrive, then waits until the panel
+ * handled the last one and the frame after it is painted; fails if `selector` is not drawn by then.
+ * Milliseconds from the first post.
+ */
+async function timedPosts(page: Page, messages: HostToWebview[], selector: string | null): Promise<number> {
+  return page.evaluate<number>(`(${TIMED_POSTS})(${JSON.stringify({ messages, selector })})`);
+}
+
+const entrySelector = (id: string) => `[data-entry-id="${id}"]`;
+const deltasMessage = (entries: ThreadEntry[]): HostToWebview => ({ type: 'threadDeltas', deltas: entries.map((entry) => ({ type: 'entryAdded', entry })) });
+
 interface Measured {
   figures: Figures;
   /** Tool calls of the thread that carry output. */
   withOutput: number;
+  snapshotBytes: number;
 }
 
-/** The thread delivered as deltas in batches like a real turn, then single appends timed. */
-async function measureThread(browser: WorkbenchBrowser, appends: number, terminalOutput: boolean): Promise<Measured> {
-  const harness = await openPanel({ browser, viewport: PANEL_VIEWPORT });
+interface Samples {
+  appendMs: number[];
+  floorMs: number[];
+  loadMs: number[];
+}
+
+/** One more card and a message that draws nothing, in turn, the order swapped every round. */
+async function measureAppends(page: Page, entries: ThreadEntry[], appends: number, terminalOutput: boolean, samples: Samples): Promise<void> {
+  const nothing: HostToWebview = { type: 'threadDeltas', deltas: [] };
+  for (let round = 0; round < appends; round++) {
+    const entry = threadEntry(entries.length - 1, terminalOutput);
+    entries.push(entry);
+    const append = () => timedPosts(page, [deltasMessage([entry])], entrySelector(entry.id));
+    if (round % 2 === 0) {
+      samples.appendMs.push(await append());
+      samples.floorMs.push(await timedPosts(page, [nothing], null));
+    } else {
+      samples.floorMs.push(await timedPosts(page, [nothing], null));
+      samples.appendMs.push(await append());
+    }
+  }
+}
+
+/** The whole thread as one snapshot after an empty one: what opening its tab or the panel costs. */
+async function measureLoads(page: Page, entries: ThreadEntry[], runs: number, samples: Samples): Promise<number> {
+  const full: HostToWebview = { type: 'snapshot', state: panelState(entries) };
+  const empty: HostToWebview = { type: 'snapshot', state: panelState([FIRST_MESSAGE]) };
+  const last = entries[entries.length - 1] as ThreadEntry;
+  for (let run = 0; run < runs; run++) {
+    await timedPosts(page, [empty], entrySelector(FIRST_MESSAGE.id));
+    samples.loadMs.push(await timedPosts(page, [full], entrySelector(last.id)));
+  }
+  return JSON.stringify(full).length;
+}
+
+async function heapAndDom(page: Page): Promise<Figures> {
+  const cdp = await page.context().newCDPSession(page);
   try {
-    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
-    const entries = Array.from({ length: TOOLS }, (_, i) => threadEntry(i, terminalOutput));
-    const loadStarted = performance.now();
-    for (let start = 0; start < TOOLS; start += LOAD_BATCH) {
-      const deltas = entries.slice(start, start + LOAD_BATCH).map((entry) => ({ type: 'entryAdded' as const, entry }));
-      await harness.post({ type: 'threadDeltas', deltas });
-    }
-    await harness.page.locator(`[data-entry-id="t${TOOLS - 1}"]`).waitFor({ state: 'attached', timeout: 120_000 });
-    const loadMs = performance.now() - loadStarted;
-    const appendMs: number[] = [];
-    for (let i = TOOLS; i < TOOLS + appends; i++) {
-      const delta = { type: 'threadDeltas' as const, deltas: [{ type: 'entryAdded' as const, entry: threadEntry(i, terminalOutput) }] };
-      appendMs.push(await harness.page.evaluate<number>(`(async () => {
-        const started = performance.now();
-        window.postMessage(${JSON.stringify(delta)}, '*');
-        await new Promise((resolve) => {
-          const check = () => (document.querySelector('[data-entry-id="t${i}"]') ? requestAnimationFrame(() => resolve()) : setTimeout(check, 0));
-          check();
-        });
-        return performance.now() - started;
-      })()`));
-    }
-    const cdp = await harness.page.context().newCDPSession(harness.page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = await cdp.send('Runtime.getHeapUsage');
-    const domNodes = await harness.page.evaluate(() => document.getElementsByTagName('*').length);
+    const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    return { heapMB: single(heap.usedSize / 1024 / 1024, 'MB'), domNodes: single(domNodes, 'count') };
+  } finally {
     await cdp.detach();
+  }
+}
+
+/** The thread built as deltas in batches like a real turn, then appends, heap, and loads as snapshots. */
+async function measureThread(browser: WorkbenchBrowser, appends: number, loads: number, terminalOutput: boolean): Promise<Measured> {
+  const harness = await openPanel({ browser, viewport: PANEL_VIEWPORT });
+  try {
+    const { page } = harness;
+    await timedPosts(page, [{ type: 'snapshot', state: panelState([FIRST_MESSAGE]) }], entrySelector(FIRST_MESSAGE.id));
+    const entries = [FIRST_MESSAGE, ...Array.from({ length: TOOLS }, (_, i) => threadEntry(i, terminalOutput))];
+    const batches: HostToWebview[] = [];
+    for (let start = 1; start < entries.length; start += LOAD_BATCH) batches.push(deltasMessage(entries.slice(start, start + LOAD_BATCH)));
+    const streamedLoadMs = await timedPosts(page, batches, entrySelector(`t${TOOLS - 1}`));
+    const samples: Samples = { appendMs: [], floorMs: [], loadMs: [] };
+    await measureAppends(page, entries, appends, terminalOutput, samples);
+    const memory = await heapAndDom(page);
+    const snapshotBytes = await measureLoads(page, entries, loads, samples);
+    if (harness.pageErrors.length > 0) throw new Error(`bigThread: the panel reported errors: ${harness.pageErrors.join('; ')}`);
     return {
       withOutput: entries.filter((entry) => entry.kind === 'toolCall' && entry.tool.content.length > 0).length,
+      snapshotBytes,
       figures: {
-        loadMs: single(loadMs, 'ms'),
-        appendMs: distribution(appendMs, 'ms'),
-        appendP95Ms: single(percentile(appendMs, 95), 'ms'),
-        heapMB: single(heap.usedSize / 1024 / 1024, 'MB'),
-        domNodes: single(domNodes, 'count'),
+        loadMs: distribution(samples.loadMs, 'ms'),
+        streamedLoadMs: single(streamedLoadMs, 'ms'),
+        appendMs: distribution(samples.appendMs, 'ms'),
+        appendP95Ms: single(percentile(samples.appendMs, 95), 'ms'),
+        frameFloorMs: distribution(samples.floorMs, 'ms'),
+        frameFloorP95Ms: single(percentile(samples.floorMs, 95), 'ms'),
+        appendAboveFloorMs: single(median(samples.appendMs) - median(samples.floorMs), 'ms'),
+        ...memory,
       },
     };
   } finally {
@@ -91,16 +176,23 @@ async function measureThread(browser: WorkbenchBrowser, appends: number, termina
   }
 }
 
-function threadTable(measured: Measured[]): string {
-  const row = (label: string, key: string, format: (value: number) => string) => [label, ...measured.map(({ figures }) => format(figures[key]?.value ?? Number.NaN))];
+const spread = (figure: Figures[string] | undefined) => (figure?.min === undefined ? ms(figure?.value ?? Number.NaN) : `${ms(figure.min)} / ${ms(figure.value)} / ${ms(figure.max ?? Number.NaN)}`);
+
+function threadTable(measured: Measured[], appends: number, loads: number): string {
+  const row = (label: string, format: (figures: Figures, thread: Measured) => string) => [label, ...measured.map((thread) => format(thread.figures, thread))];
   return table(
     [{ title: 'figure' }, ...VARIANTS.map((variant) => ({ title: variant.title, align: 'right' as const }))],
     [
-      row(`load as deltas (${LOAD_BATCH} per message)`, 'loadMs', ms),
-      row('append one more: median (message -> rendered frame)', 'appendMs', ms),
-      row('append one more: p95', 'appendP95Ms', ms),
-      row('JS heap after GC', 'heapMB', (value) => `${value.toFixed(1)} MB`),
-      row('DOM elements', 'domNodes', count),
+      row(`load as one snapshot, min / median / max of ${loads}`, (figures) => spread(figures.loadMs)),
+      row('snapshot size (JSON)', (_figures, thread) => `${(thread.snapshotBytes / 1024).toFixed(0)} KB`),
+      row(`built as deltas (${LOAD_BATCH} per message, posted back to back)`, (figures) => ms(figures.streamedLoadMs?.value ?? Number.NaN)),
+      row(`append one more, min / median / max of ${appends}`, (figures) => spread(figures.appendMs)),
+      row('append one more: p95', (figures) => ms(figures.appendP95Ms?.value ?? Number.NaN)),
+      row('floor (message drawing nothing), min / median / max', (figures) => spread(figures.frameFloorMs)),
+      row('floor: p95', (figures) => ms(figures.frameFloorP95Ms?.value ?? Number.NaN)),
+      row('append above the floor (medians)', (figures) => ms(figures.appendAboveFloorMs?.value ?? Number.NaN)),
+      row('JS heap after GC', (figures) => `${(figures.heapMB?.value ?? Number.NaN).toFixed(1)} MB`),
+      row('DOM elements', (figures) => count(figures.domNodes?.value ?? Number.NaN)),
     ],
   );
 }
@@ -110,12 +202,13 @@ export const bigThreadBench: Bench = {
   title: `Panel: a thread of ${count(TOOLS)} tool calls`,
   async run(context) {
     const browser = await context.browser();
-    const appends = context.options.quick ? 10 : 30;
+    const appends = context.options.quick ? 20 : 60;
+    const loads = 5;
     context.progress(`thread of ${count(TOOLS)} tool calls (${VARIANTS.map((variant) => variant.title).join(', then ')})`);
     const measured: Measured[] = [];
     const figures: Figures = {};
     for (const variant of VARIANTS) {
-      const thread = await measureThread(browser, appends, variant.terminalOutput);
+      const thread = await measureThread(browser, appends, loads, variant.terminalOutput);
       measured.push(thread);
       Object.assign(figures, prefixed(variant.key ? `bigThread.${variant.key}` : 'bigThread', thread.figures));
     }
@@ -124,7 +217,8 @@ export const bigThreadBench: Bench = {
       figures,
       lines: [
         `A thread of ${count(TOOLS)} tool calls in the panel (${KINDS.join(', ')} in turn; ${measured.map((thread) => count(thread.withOutput)).join(' / ')} carry output)`,
-        threadTable(measured),
+        'times: postMessage in the page -> the panel handled it -> the next frame painted',
+        threadTable(measured, appends, loads),
       ],
     };
   },

@@ -15,9 +15,10 @@
  *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
  *                host ingest with frames kept for recordings vs not (ratio)
  *   streaming    a long answer from the real Claude adapter into the webview in Chromium
- *   bigThread    appending to a thread of 2,000 tool calls in the webview in Chromium
+ *   bigThread    appending to a thread of 2,000 tool calls in the webview in Chromium, and loading it as a snapshot
+ *   panelReady   opening the panel in code-server until the message box accepts input (needs dist/tandem.vsix)
  *   bundles      sizes of the production bundles in dist/ (run `npm run build` first)
- * Only streaming, bigThread and editorUndo need Chromium (editorUndo also code-server); only streaming and the full handshake need the real adapter.
+ * Only streaming, bigThread, panelReady and editorUndo need Chromium (panelReady and editorUndo also code-server); only streaming and the full handshake need the real adapter.
  *
  * Options: --quick (smaller workloads, no real-adapter handshake), --runs=N (scripted handshakes,
  * default 7), --real-runs=N (Claude handshakes, default 7), --throughput-runs=N (host ingest rounds,
@@ -39,6 +40,7 @@ import { handshakeBench } from './handshake';
 import { hostIngestBench } from './hostIngest';
 import { inspectorBench } from './inspector';
 import { machine } from './machine';
+import { panelReadyBench } from './panelReady';
 import { reviewBench } from './review';
 import { Cleanup } from './resources';
 import { stableTable } from './report';
@@ -46,7 +48,7 @@ import { round } from './stats';
 import { streamingBench } from './streaming';
 import { terminalBench } from './terminals';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

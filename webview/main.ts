@@ -3,6 +3,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { HostToWebview } from '../src/contract/messages';
+import { assertNever } from '../src/util/assertNever';
 import { listenForCodeCopies } from './codeCopy';
 import { ConversationStore } from './conversationStore';
 import { el } from './dom';
@@ -19,6 +20,11 @@ import { TabsBar } from './views/tabsBar';
 import { TerminalPanes } from './views/terminalView';
 import { ThreadView } from './views/threadView';
 import { revealToolCard } from './views/toolFrameLink';
+
+/** Messages about the controls around the thread (header, tabs, composer), shown by their own switch. */
+type ControlMessage = Extract<HostToWebview, {
+  type: 'connectionChanged' | 'turnChanged' | 'queueChanged' | 'agentsChanged' | 'tabsChanged' | 'historyChanged' | 'conversationChanged' | 'permissionsChanged' | 'mentionCandidates';
+}>;
 
 /** Builds the panel once per document: one channel to the host, one copy of each store, handed to the views that need them. */
 function startPanel(): void {
@@ -48,6 +54,33 @@ function startPanel(): void {
     thread.refreshDiffCards();
   });
 
+  /** What a message changes in the header, the tabs and the composer. */
+  function showControls(message: ControlMessage): void {
+    switch (message.type) {
+      case 'connectionChanged':
+        return header.setConnection(message.connection);
+      case 'turnChanged':
+        return composer.setRunning(message.turn.running);
+      case 'queueChanged':
+        return composer.setQueue(message.queue);
+      case 'agentsChanged':
+        return header.setAgents(message.agents, message.selectedAgentId);
+      case 'tabsChanged':
+        return tabsBar.render(message.tabs);
+      case 'historyChanged':
+        return tabsBar.renderHistory(message.history);
+      case 'conversationChanged':
+        return conversation.set(message.conversation);
+      case 'permissionsChanged':
+        return conversation.setPermissions(message.permissions);
+      case 'mentionCandidates':
+        return composer.mentionCandidates(message.requestId, message.items);
+      default:
+        return assertNever(message, 'host message');
+    }
+  }
+
+  // Two switches, each exhaustive: a new host message type fails to compile until one of them shows it.
   host.onMessage((message: HostToWebview) => {
     switch (message.type) {
       case 'snapshot':
@@ -66,35 +99,16 @@ function startPanel(): void {
         thread.apply(message.deltas);
         planStrip.apply(message.deltas);
         return;
-      case 'connectionChanged':
-        return header.setConnection(message.connection);
-      case 'turnChanged':
-        return composer.setRunning(message.turn.running);
-      case 'queueChanged':
-        return composer.setQueue(message.queue);
-      case 'agentsChanged':
-        return header.setAgents(message.agents, message.selectedAgentId);
-      case 'tabsChanged':
-        return tabsBar.render(message.tabs);
-      case 'historyChanged':
-        return tabsBar.renderHistory(message.history);
       case 'reviewChanged':
         return review.set(message.review);
       case 'terminalDeltas':
         return thread.refreshToolCalls(terminals.apply(message.changed, message.output));
-      case 'conversationChanged':
-        return conversation.set(message.conversation);
-      case 'permissionsChanged':
-        return conversation.setPermissions(message.permissions);
-      case 'mentionCandidates':
-        return composer.mentionCandidates(message.requestId, message.items);
       case 'checkpointUpdate':
         return thread.checkpointUpdate(message.update);
-      default: {
-        // The one type left is "Show in thread" from the frame inspector; a new type fails to compile here.
-        const reveal: Extract<HostToWebview, { type: 'revealToolCall' }> = message;
-        revealToolCard(threadElement, reveal.toolCallId);
-      }
+      case 'revealToolCall':
+        return revealToolCard(threadElement, message.toolCallId);
+      default:
+        return showControls(message);
     }
   });
   host.post({ type: 'ready' });

@@ -1,14 +1,18 @@
 /**
- * Streaming into the panel: a 200 KB markdown answer from the real Claude adapter (scripted
- * model server, 12-character deltas: about 17,000 agent_message_chunks). "Raw": a bare NDJSON
- * client, session/prompt sent -> answer received. "Panel": Tandem's presenter with the panel's
- * real webview bundle in Chromium (the harness the browser tests use, not code-server): prompt
- * sent -> the last character is on screen. Frame times are requestAnimationFrame deltas and long
- * tasks measured inside the page while it streams.
+ * Streaming a 200 KB markdown answer from the real Claude adapter (scripted model server,
+ * 12-character deltas: about 17,000 agent_message_chunks) into Tandem's panel, against a bare
+ * NDJSON client on the same adapter (session/prompt sent -> its response received).
+ * Two places the panel runs: real code-server (bench/streamingCodeServer.ts: the packaged
+ * extension starts the adapter, timed from Enter to the last line in the webview's document,
+ * frame gaps in the webview frame and the workbench page), and the Chromium harness the browser
+ * tests use (Tandem's presenter in this process, the panel's real bundle and CSP: prompt sent ->
+ * the last character on screen). Frame times are requestAnimationFrame deltas and long tasks
+ * measured inside the page while it streams.
  * Two paces: the model streaming 5,000 deltas a second (a raw turn of 3-4 s, the pace the target
  * was set for; real models are far slower), and a flood as fast as the server can write, where
  * the agent's processes take a large share of this machine's cores (measured from /proc as the
- * agent's process-group CPU, printed with the figures) and Tandem's host and Chromium share the rest.
+ * agent's process-group CPU, printed with the figures) and Tandem and Chromium share the rest.
+ * Each round runs raw and Tandem, the order alternating round by round; ratios are per round.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -17,26 +21,18 @@ import { ChatPresenter } from '../src/panel/chatPresenter';
 import { silentLogger } from '../src/util/logger';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import type { ScriptedModelServer } from '../test/support/model-servers/script';
-import { openPanel, type PanelHarness } from '../test/support/panelHarness';
-import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
+import { openPanel } from '../test/support/panelHarness';
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
-import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
+import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
+import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, ms, ratio, table } from './report';
-import { processGroupCpuMs } from './processCpu';
-import { median, percentile } from './stats';
+import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
 
 const END_MARKER = 'END-OF-STREAMING-BENCH';
-const CHUNK = 12;
-
-interface Pace {
-  /** Figure key under `streaming`. */
-  key: 'paced' | 'flood';
-  label: string;
-  deltasPerSecond?: number;
-}
 
 const MODEL_PACE = 5_000;
 const PACES: Pace[] = [
@@ -60,40 +56,19 @@ export function benchMarkdown(bytes: number): string {
   return `${parts.join('')}${END_MARKER}\n`;
 }
 
-interface RawTurn {
-  ms: number;
-  /** The agent's process group (adapter + its helpers): CPU time over the turn / wall time. */
-  agentCores: number | null;
-}
-
-async function rawTurn(model: ScriptedModelServer, text: string, pace: Pace): Promise<RawTurn> {
-  const spec = claudeAgentSpec(model.url);
-  const client = RawNdjsonClient.spawn(spec, { requestTimeoutMs: 120_000 });
+/** The harness's raw turn: an adapter of its own, as each harness panel turn starts one. */
+async function harnessRawTurn(model: ScriptedModelServer, text: string, pace: Pace): Promise<RawTurn> {
+  const agent = await openRawAgent(model);
   try {
-    await client.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'bench', version: '1' } });
-    const session = await client.request<{ sessionId: string }>('session/new', { cwd: spec.cwd, mcpServers: [] });
-    model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
-    // The client spawns the agent detached, so the agent's pid is its process group.
-    const group = client.child.pid ?? 0;
-    const cpuBefore = processGroupCpuMs(group);
-    const started = performance.now();
-    await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
-    const elapsed = performance.now() - started;
-    const cpuAfter = processGroupCpuMs(group);
-    return { ms: elapsed, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
+    return await agent.turn(text, pace);
   } finally {
-    await client.close();
-    spec.dispose();
+    await agent.close();
   }
 }
 
-interface PanelTurn {
+interface PanelTurn extends FrameGaps {
   ms: number;
   chunks: number;
-  maxFrameMs: number;
-  p99FrameMs: number;
-  framesOver50: number;
-  longTasks: number;
 }
 
 async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, text: string, pace: Pace): Promise<PanelTurn> {
@@ -107,21 +82,15 @@ async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, 
   const created = presenter;
   try {
     await harness.page.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
-    await startFrameProbe(harness);
+    await startFrameProbe(harness.page);
     model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
     const started = performance.now();
     const turn = created.sendPrompt('Write the long answer');
     // Checked every frame, so only the end of the newest message is read (the marker is its last line).
-    await harness.page.waitForFunction((marker) => {
-      const messages = document.querySelectorAll('.agent-message');
-      const last = messages[messages.length - 1];
-      const tail = last?.querySelector('.md-tail');
-      const end = tail ? `${tail.previousElementSibling?.textContent ?? ''}${tail.textContent ?? ''}` : (last?.textContent ?? '');
-      return end.includes(marker);
-    }, END_MARKER, { polling: 'raf', timeout: 300_000 });
+    await harness.page.waitForFunction(lastMessageEndsWith, END_MARKER, { polling: 'raf', timeout: 300_000 });
     const elapsed = performance.now() - started;
     await turn;
-    const probe = await stopFrameProbe(harness);
+    const probe = await stopFrameProbe(harness.page);
     const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"')).length;
     return { ms: elapsed, chunks, ...probe };
   } finally {
@@ -132,105 +101,142 @@ async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, 
   }
 }
 
-/** rAF deltas and long tasks inside the page, from now until `stopFrameProbe`. */
-async function startFrameProbe(harness: PanelHarness): Promise<void> {
-  // A string, not a function: the TypeScript loader would add helpers the page does not have.
-  await harness.page.evaluate(`(() => {
-    const state = { deltas: [], longTasks: 0, running: true, last: performance.now() };
-    window.__frameProbe = state;
-    new PerformanceObserver((list) => { state.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: false });
-    const tick = (now) => {
-      state.deltas.push(now - state.last);
-      state.last = now;
-      if (state.running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  })()`);
-}
-
-async function stopFrameProbe(harness: PanelHarness): Promise<Omit<PanelTurn, 'ms' | 'chunks'>> {
-  const { deltas, longTasks } = await harness.page.evaluate(() => {
-    const state = (window as unknown as { __frameProbe: { deltas: number[]; longTasks: number; running: boolean } }).__frameProbe;
-    state.running = false;
-    return { deltas: state.deltas.slice(1), longTasks: state.longTasks };
-  });
-  return {
-    maxFrameMs: Math.max(0, ...deltas),
-    p99FrameMs: deltas.length > 0 ? percentile(deltas, 99) : 0,
-    framesOver50: deltas.filter((delta) => delta > 50).length,
-    longTasks,
-  };
-}
-
-interface PaceRuns {
+interface Rounds<T> {
   pace: Pace;
   raw: RawTurn[];
-  panel: PanelTurn[];
+  tandem: T[];
 }
 
-function paceFigures({ raw: rawTurns, panel }: PaceRuns): Figures {
-  const raw = rawTurns.map((turn) => turn.ms);
-  const agentCores = rawTurns.flatMap((turn) => (turn.agentCores === null ? [] : [turn.agentCores]));
-  const panelMs = panel.map((turn) => turn.ms);
-  const worst = (pick: (turn: PanelTurn) => number) => Math.max(...panel.map(pick));
+/**
+ * `runs` rounds of one raw and one Tandem turn; the order alternates, so neither side always
+ * runs on a machine the other just warmed or loaded.
+ */
+async function alternate<T extends { ms: number }>(pace: Pace, runs: number, raw: () => Promise<RawTurn>, tandem: () => Promise<T>, progress: (line: string) => void): Promise<Rounds<T>> {
+  const rounds: Rounds<T> = { pace, raw: [], tandem: [] };
+  for (let run = 0; run < runs; run++) {
+    const rawFirst = run % 2 === 0;
+    const first = rawFirst ? await raw() : await tandem();
+    const rawTurn = rawFirst ? first as RawTurn : await raw();
+    const tandemTurn = rawFirst ? await tandem() : first as T;
+    rounds.raw.push(rawTurn);
+    rounds.tandem.push(tandemTurn);
+    progress(`  ${pace.label}, run ${run + 1}/${runs}${rawFirst ? '' : ' (Tandem first)'}: raw ${ms(rawTurn.ms)}, Tandem ${ms(tandemTurn.ms)} (${rawTurn.chunks} chunks)`);
+  }
+  return rounds;
+}
+
+const worst = <T>(turns: T[], pick: (turn: T) => number): Figure => single(Math.max(...turns.map(pick)), 'count');
+
+function rawFigures(prefix: string, raw: RawTurn[]): Figures {
+  const agentCores = raw.flatMap((turn) => (turn.agentCores === null ? [] : [turn.agentCores]));
   return {
-    rawMs: distribution(raw, 'ms'),
-    panelMs: distribution(panelMs, 'ms'),
-    vsRaw: slowdown(panelMs, raw),
-    ...(agentCores.length > 0 ? { agentCores: distribution(agentCores, 'count') } : {}),
-    maxFrameGapMs: single(worst((turn) => turn.maxFrameMs), 'ms'),
-    p99FrameMs: distribution(panel.map((turn) => turn.p99FrameMs), 'ms'),
-    framesOver50: single(worst((turn) => turn.framesOver50), 'count'),
-    longTasks: single(worst((turn) => turn.longTasks), 'count'),
-    chunks: distribution(panel.map((turn) => turn.chunks), 'count'),
+    [`${prefix}rawMs`]: distribution(raw.map((turn) => turn.ms), 'ms'),
+    ...(agentCores.length > 0 ? { [`${prefix}agentCores`]: distribution(agentCores, 'count') } : {}),
   };
 }
 
-function paceRows(pace: Pace, figures: Figures): string[][] {
-  const of = (key: string): Figure => figures[key] ?? { value: Number.NaN, unit: 'ms' };
-  const runs = String(of('rawMs').runs ?? '-');
-  return [
-    [`${pace.label}: raw NDJSON client, prompt -> answer`, ms(of('rawMs').value), runs, 'baseline', '-', '-', '-', '-'],
-    [`${pace.label}: Tandem panel, prompt -> last character shown`, ms(of('panelMs').value), runs, ratio(of('vsRaw').value),
-      ms(of('maxFrameGapMs').value), ms(of('p99FrameMs').value), String(of('framesOver50').value), String(of('longTasks').value)],
-  ];
+/** The harness's figures of one pace, under `streaming.harness.<pace>`. */
+function harnessFigures({ pace, raw, tandem }: Rounds<PanelTurn>): Figures {
+  return prefixed(`streaming.harness.${pace.key}`, {
+    ...rawFigures('', raw),
+    panelMs: distribution(tandem.map((turn) => turn.ms), 'ms'),
+    vsRaw: pairedRatios(tandem.map((turn) => turn.ms), raw.map((turn) => turn.ms)),
+    maxFrameGapMs: distribution(tandem.map((turn) => turn.maxFrameMs), 'ms'),
+    p99FrameMs: distribution(tandem.map((turn) => turn.p99FrameMs), 'ms'),
+    framesOver50: worst(tandem, (turn) => turn.framesOver50),
+    longTasks: worst(tandem, (turn) => turn.longTasks),
+  });
 }
 
-/** Raw and panel turns in turn, after one warm-up turn of each. */
-async function measurePaces(context: BenchContext, text: string, runs: number): Promise<PaceRuns[]> {
+/**
+ * code-server's figures of one pace, under `streaming.<pace>`: `maxFrameGapMs` is the longer gap
+ * of the webview and the workbench, per run. The model pace's ratio is also the stable
+ * `streaming.paced.vsRaw`.
+ */
+function codeServerFigures({ pace, raw, tandem }: Rounds<CodeServerTurn>): Figures {
+  const vsRaw = pairedRatios(tandem.map((turn) => turn.ms), raw.map((turn) => turn.ms));
+  return prefixed(`streaming.${pace.key}`, {
+    ...rawFigures('', raw),
+    codeServerMs: distribution(tandem.map((turn) => turn.ms), 'ms'),
+    codeServerVsRaw: vsRaw,
+    ...(pace.key === 'paced' ? { vsRaw } : {}),
+    maxFrameGapMs: distribution(tandem.map((turn) => Math.max(turn.webview.maxFrameMs, turn.workbench.maxFrameMs)), 'ms'),
+    webviewMaxFrameGapMs: distribution(tandem.map((turn) => turn.webview.maxFrameMs), 'ms'),
+    workbenchMaxFrameGapMs: distribution(tandem.map((turn) => turn.workbench.maxFrameMs), 'ms'),
+    webviewFramesOver50: worst(tandem, (turn) => turn.webview.framesOver50),
+    workbenchFramesOver50: worst(tandem, (turn) => turn.workbench.framesOver50),
+    webviewLongTasks: worst(tandem, (turn) => turn.webview.longTasks),
+    workbenchLongTasks: worst(tandem, (turn) => turn.workbench.longTasks),
+    chunks: distribution(raw.map((turn) => turn.chunks), 'count'),
+  });
+}
+
+/** Harness rounds for both paces, after one warm-up turn of each side (Chromium's first load and compile is not counted). */
+async function measureHarness(context: BenchContext, model: ScriptedModelServer, text: string, runs: number): Promise<Rounds<PanelTurn>[]> {
   const browser = await context.browser();
-  const model = await startClaudeModelServer();
-  const closeModel = context.cleanup.add('close Claude model server', () => model.close());
-  const paces: PaceRuns[] = PACES.map((pace) => ({ pace, raw: [], panel: [] }));
+  const warmUp = benchMarkdown(20_000);
+  await harnessRawTurn(model, warmUp, PACES[0] as Pace);
+  await panelTurn(model, browser, warmUp, PACES[0] as Pace);
+  const rounds: Rounds<PanelTurn>[] = [];
+  for (const pace of PACES) {
+    rounds.push(await alternate(pace, runs, () => harnessRawTurn(model, text, pace), () => panelTurn(model, browser, text, pace), context.progress));
+  }
+  return rounds;
+}
+
+/** code-server rounds for both paces: one adapter process per side serves every turn, each in a new session. */
+async function measureCodeServer(context: BenchContext, model: ScriptedModelServer, text: string, runs: number): Promise<Rounds<CodeServerTurn>[]> {
+  context.progress('streaming: starting code-server with the packaged extension (dist/tandem.vsix)');
+  const editor = await openCodeServerStreaming(model);
+  const closeEditor = context.cleanup.add('stop code-server (streaming)', () => editor.close());
+  const raw = await openRawAgent(model);
+  const closeRaw = context.cleanup.add('stop the raw client\'s adapter (streaming)', () => raw.close());
   try {
-    // Like the other sections: one turn first, so Chromium's first load and compile of the bundle is not counted.
     const warmUp = benchMarkdown(20_000);
-    await rawTurn(model, warmUp, PACES[0] as Pace);
-    await panelTurn(model, browser, warmUp, PACES[0] as Pace);
-    for (const figures of paces) {
-      for (let run = 0; run < runs; run++) {
-        // The order alternates, so neither side always runs on a machine the other just warmed or loaded.
-        const rawFirst = run % 2 === 0;
-        const first = rawFirst ? await rawTurn(model, text, figures.pace) : await panelTurn(model, browser, text, figures.pace);
-        const raw = rawFirst ? first as RawTurn : await rawTurn(model, text, figures.pace);
-        const panel = rawFirst ? await panelTurn(model, browser, text, figures.pace) : first as PanelTurn;
-        figures.raw.push(raw);
-        figures.panel.push(panel);
-        context.progress(`  ${figures.pace.label}, run ${run + 1}/${runs}: raw ${ms(raw.ms)}, panel ${ms(panel.ms)} (max frame ${ms(panel.maxFrameMs)}, ${panel.chunks} chunks)`);
-      }
+    await raw.turn(warmUp, PACES[0] as Pace);
+    await editor.turn(warmUp, PACES[0] as Pace, END_MARKER);
+    const rounds: Rounds<CodeServerTurn>[] = [];
+    for (const pace of PACES) {
+      rounds.push(await alternate(pace, runs, () => raw.turn(text, pace), () => editor.turn(text, pace, END_MARKER), context.progress));
     }
-    return paces;
+    return rounds;
   } finally {
-    await closeModel();
+    await closeRaw();
+    await closeEditor();
   }
 }
 
-/** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
-function agentCpuLine(pace: Pace, cores: Figure | undefined): string {
-  if (!cores) return `   ${pace.label}: the agent's CPU could not be read (no /proc).`;
-  return `   ${pace.label}: the agent's process group used ${cores.value.toFixed(2)} cores (min ${(cores.min ?? cores.value).toFixed(2)}, max ${(cores.max ?? cores.value).toFixed(2)}) `
-    + `of ${os.availableParallelism()} during the raw turns (/proc CPU time / wall time).`;
+const of = (figures: Figures, key: string): Figure => figures[key] ?? { value: Number.NaN, unit: 'ms' };
+const spread = (figure: Figure, format: (value: number) => string) => `${format(figure.min ?? figure.value)} / ${format(figure.value)} / ${format(figure.max ?? figure.value)}`;
+
+/** Where an environment's figures of a pace are, and what its Tandem time is called. */
+const PLACES = {
+  codeServer: { prefix: (pace: Pace) => `streaming.${pace.key}`, tandem: 'codeServerMs', vsRaw: 'codeServerVsRaw', gaps: ['webviewMaxFrameGapMs', 'workbenchMaxFrameGapMs'], over50: ['webviewFramesOver50', 'workbenchFramesOver50'] },
+  harness: { prefix: (pace: Pace) => `streaming.harness.${pace.key}`, tandem: 'panelMs', vsRaw: 'vsRaw', gaps: ['maxFrameGapMs'], over50: ['framesOver50'] },
+};
+
+function rows(figures: Figures, place: keyof typeof PLACES, tandemLabel: string): string[][] {
+  const where = PLACES[place];
+  return PACES.map((pace) => {
+    const at = (name: string) => of(figures, `${where.prefix(pace)}.${name}`);
+    const vsRaw = at(where.vsRaw);
+    return [pace.label, spread(at('rawMs'), ms), spread(at(where.tandem), ms), spread(vsRaw, ratio), String(vsRaw.runs ?? '-'),
+      where.gaps.map((name) => ms(at(name).value)).join(' / '), where.over50.map((name) => String(at(name).value)).join(' / '), tandemLabel];
+  });
 }
+
+/** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
+function agentCpuLines(figures: Figures, place: keyof typeof PLACES): string[] {
+  return PACES.map((pace) => {
+    const cores = figures[`${PLACES[place].prefix(pace)}.agentCores`];
+    if (!cores) return `   ${pace.label}: the agent's CPU could not be read (no /proc).`;
+    return `   ${pace.label}: the agent's process group used ${spread(cores, (value) => value.toFixed(2))} cores (min / median / max) of ${os.availableParallelism()} during the raw turns (/proc CPU time / wall time).`;
+  });
+}
+
+const COLUMNS = [{ title: 'pace' }, { title: 'raw min / median / max', align: 'right' as const }, { title: 'Tandem min / median / max', align: 'right' as const },
+  { title: 'Tandem / raw per round', align: 'right' as const }, { title: 'runs', align: 'right' as const }, { title: 'median max frame', align: 'right' as const },
+  { title: 'worst frames > 50 ms', align: 'right' as const }, { title: 'Tandem timed' }];
 
 export const streamingBench: Bench = {
   name: 'streaming',
@@ -239,23 +245,32 @@ export const streamingBench: Bench = {
     const { quick } = context.options;
     const runs = 5;
     const text = benchMarkdown(quick ? 50_000 : 200_000);
-    context.progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} interleaved runs per pace after a warm-up turn`);
-    const paces = await measurePaces(context, text, runs);
-    const measured = paces.map((runsOfPace) => ({ pace: runsOfPace.pace, figures: paceFigures(runsOfPace) }));
-    const chunks = median(paces.flatMap((runsOfPace) => runsOfPace.panel.map((turn) => turn.chunks)));
+    // --quick measures the real editor only: its figures are the stable ones.
+    context.progress(`streaming: ${count(text.length)} characters in ${CHUNK}-character deltas, ${runs} alternated rounds per pace after a warm-up turn, in code-server${quick ? '' : ' then the harness'}`);
+    const model = await startClaudeModelServer();
+    const closeModel = context.cleanup.add('close Claude model server', () => model.close());
+    const figures: Figures = {};
+    try {
+      for (const rounds of await measureCodeServer(context, model, text, runs)) Object.assign(figures, codeServerFigures(rounds));
+      if (!quick) for (const rounds of await measureHarness(context, model, text, runs)) Object.assign(figures, harnessFigures(rounds));
+    } finally {
+      await closeModel();
+    }
+    const harness = quick ? ['Chromium harness: not run with --quick.'] : [
+      'Chromium harness (Tandem\'s presenter in the bench process, the panel\'s real bundle and CSP, not code-server):',
+      table(COLUMNS, rows(figures, 'harness', 'prompt -> last line on screen')),
+      ...agentCpuLines(figures, 'harness'),
+    ];
     return {
       section: 'streaming',
-      figures: Object.assign({}, ...measured.map(({ pace, figures }) => prefixed(`streaming.${pace.key}`, figures))) as Figures,
+      figures,
       lines: [
-        'Streaming into the real webview bundle (Chromium harness with the panel\'s CSP; not code-server)',
-        table(
-          [{ title: 'path' }, { title: 'median', align: 'right' }, { title: 'runs', align: 'right' }, { title: 'vs raw', align: 'right' }, { title: 'max frame', align: 'right' },
-            { title: 'p99 frame', align: 'right' }, { title: 'frames > 50 ms', align: 'right' }, { title: 'long tasks', align: 'right' }],
-          measured.flatMap(({ pace, figures }) => paceRows(pace, figures)),
-        ),
-        `   ${count(text.length)} characters of markdown, ${count(chunks)} agent_message_chunks per turn (real claude-agent-acp, scripted model server).`,
+        `${count(text.length)} characters of markdown, ${count(of(figures, 'streaming.flood.chunks').value)} agent_message_chunks per turn (real claude-agent-acp, scripted model server); raw = a bare NDJSON client, session/prompt -> response.`,
+        'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page):',
+        table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
+        ...agentCpuLines(figures, 'codeServer'),
+        ...harness,
         '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',
-        ...measured.map(({ pace, figures }) => agentCpuLine(pace, figures.agentCores)),
       ],
     };
   },

@@ -1,0 +1,73 @@
+/**
+ * The streaming benches' baseline: a bare NDJSON client on the real Claude adapter. One process
+ * serves every turn (each in a session of its own), as one Tandem agent process serves every tab
+ * of the same agent, so neither side pays a spawn inside the timed part.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ScriptedModelServer } from '../test/support/model-servers/script';
+import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
+import { claudeAgentSpec } from '../test/support/real-agents';
+import { processGroupCpuMs } from './processCpu';
+
+/** Characters per scripted delta: about what a real model sends per token event. */
+export const CHUNK = 12;
+
+/** How fast the scripted model writes; none means as fast as the server can. */
+export interface Pace {
+  /** Figure key under `streaming`. */
+  key: 'paced' | 'flood';
+  label: string;
+  deltasPerSecond?: number;
+}
+
+export interface RawTurn {
+  /** session/prompt sent -> its response received (the last chunk came before it). */
+  ms: number;
+  /** agent_message_chunk notifications the client received in the turn. */
+  chunks: number;
+  /** The agent's process group (adapter + its helpers): CPU time over the turn / wall time. */
+  agentCores: number | null;
+}
+
+export interface RawAgent {
+  turn(text: string, pace: Pace): Promise<RawTurn>;
+  close(): Promise<void>;
+}
+
+/** Starts the adapter on `model` and initializes it; `close` stops its whole process group. */
+export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent> {
+  const spec = claudeAgentSpec(model.url);
+  let chunks = 0;
+  const client = RawNdjsonClient.spawn(spec, {
+    requestTimeoutMs: 120_000,
+    onNotification: (method, params) => {
+      if (method === 'session/update' && (params as { update?: { sessionUpdate?: string } }).update?.sessionUpdate === 'agent_message_chunk') chunks++;
+    },
+  });
+  const close = async () => {
+    await client.close();
+    spec.dispose();
+  };
+  try {
+    await client.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: { name: 'bench', version: '1' } });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  // The client spawns the agent detached, so the agent's pid is its process group.
+  const group = client.child.pid ?? 0;
+  return {
+    close,
+    async turn(text, pace) {
+      const session = await client.request<{ sessionId: string }>('session/new', { cwd: spec.cwd, mcpServers: [] });
+      model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
+      chunks = 0;
+      const cpuBefore = processGroupCpuMs(group);
+      const started = performance.now();
+      await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
+      const elapsed = performance.now() - started;
+      const cpuAfter = processGroupCpuMs(group);
+      return { ms: elapsed, chunks, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
+    },
+  };
+}

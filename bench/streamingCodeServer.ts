@@ -1,0 +1,123 @@
+/**
+ * Streaming in the real editor: the packaged extension in code-server, Chromium on the workbench,
+ * the real Claude adapter started by the extension (as a user's settings configure it) on the
+ * scripted model server. A turn is timed inside the panel's webview frame, from the Enter key that
+ * sends the prompt to the mutation that puts the answer's last line in the document; frame gaps
+ * are measured in the webview frame and in the workbench page at the same time. Every turn runs
+ * in a new conversation tab (the tab before it is closed), as each raw turn has a session of its own.
+ */
+import type { Frame } from 'playwright-core';
+import type { ScriptedModelServer } from '../test/support/model-servers/script';
+import { openNewTab, pickAgent, pickedAgent, send, turnEnd } from '../test/support/panelUser';
+import { claudeAgentSpec } from '../test/support/real-agents';
+import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../test/support/tandemWorkbench';
+import { screenshot } from '../test/support/workbench';
+import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { CHUNK, type Pace } from './rawAgent';
+
+const AGENT_ID = 'claude-code';
+const AGENT_LABEL = 'Claude Code';
+const TURN_TIMEOUT_MS = 300_000;
+
+export interface CodeServerTurn {
+  /** Enter pressed in the composer -> the answer's last line in the panel's document (webview clock). */
+  ms: number;
+  webview: FrameGaps;
+  workbench: FrameGaps;
+}
+
+export interface CodeServerStreaming {
+  turn(text: string, pace: Pace, marker: string): Promise<CodeServerTurn>;
+  close(): Promise<void>;
+}
+
+/**
+ * Set in the webview frame before a turn: the time of the Enter key (capture phase, before the
+ * composer sees it) and of the first mutation after which the newest message ends with the marker.
+ */
+function turnProbe(marker: string): string {
+  return `(() => {
+    const probe = { enterAt: null, shownAt: null };
+    window.__turnProbe = probe;
+    const onKey = (event) => {
+      if (event.key === 'Enter' && probe.enterAt === null) probe.enterAt = performance.now();
+    };
+    window.addEventListener('keydown', onKey, true);
+    const observer = new MutationObserver(() => {
+      if (probe.enterAt === null || !(${lastMessageEndsWith.toString()})(${JSON.stringify(marker)})) return;
+      probe.shownAt = performance.now();
+      observer.disconnect();
+      window.removeEventListener('keydown', onKey, true);
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  })()`;
+}
+
+/** A new conversation with the adapter, ready for a prompt; the previous tab is closed so its session ends. */
+async function freshConversation(panel: Frame, first: boolean): Promise<void> {
+  if (first) return pickAgent(panel, AGENT_LABEL);
+  const previous = await panel.locator('#tabs-bar .tab.active').getAttribute('data-tab-id');
+  await openNewTab(panel);
+  if ((await pickedAgent(panel)) !== AGENT_ID) await pickAgent(panel, AGENT_LABEL);
+  else await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+  const old = panel.locator(`#tabs-bar .tab[data-tab-id="${previous}"]`);
+  // An inactive tab shows its close button on hover, as for a user's pointer.
+  await old.hover();
+  await old.locator('.tab-close').click();
+  await old.waitFor({ state: 'detached', timeout: 15_000 });
+}
+
+async function tandemTurn(tandem: TandemWorkbench, model: ScriptedModelServer, text: string, pace: Pace, marker: string): Promise<CodeServerTurn> {
+  const { page, panel } = tandem;
+  await panel.evaluate(turnProbe(marker));
+  await startFrameProbe(page);
+  await startFrameProbe(panel);
+  model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
+  await send(panel, 'Write the long answer');
+  // A function, not a string: the panel's CSP forbids eval, which a string predicate needs.
+  await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
+  const webview = await stopFrameProbe(panel);
+  const workbench = await stopFrameProbe(page);
+  const { enterAt, shownAt } = await panel.evaluate('window.__turnProbe') as { enterAt: number; shownAt: number };
+  const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
+  if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
+  return { ms: shownAt - enterAt, webview, workbench };
+}
+
+/** code-server with the packaged extension and the adapter configured as a user would, the panel on the adapter. */
+export async function openCodeServerStreaming(model: ScriptedModelServer): Promise<CodeServerStreaming> {
+  const where = tempWorkspace('bench-streaming');
+  const claude = claudeAgentSpec(model.url, { cwd: where.workspace });
+  const { ANTHROPIC_API_KEY, ...claudeEnv } = claude.env;
+  let tandem: TandemWorkbench | undefined;
+  const close = async () => {
+    await tandem?.close();
+    tandem = undefined;
+    claude.dispose();
+  };
+  try {
+    tandem = await openTandemWorkbench(where, {
+      // The key comes from the environment, as the README tells users to keep it.
+      env: { ANTHROPIC_API_KEY: ANTHROPIC_API_KEY ?? 'test-key' },
+      settings: { 'tandem.agents': { [AGENT_ID]: { command: claude.command, args: claude.args, env: claudeEnv } } },
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const opened = tandem;
+  let turns = 0;
+  return {
+    close,
+    async turn(text, pace, marker) {
+      try {
+        await freshConversation(opened.panel, turns++ === 0);
+        return await tandemTurn(opened, model, text, pace, marker);
+      } catch (error) {
+        const shot = await screenshot(opened.page, 'bench-streaming-failed').catch(() => 'no screenshot');
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`streaming bench in code-server failed: ${reason} (the workbench as it was: ${shot})`, { cause: error });
+      }
+    },
+  };
+}

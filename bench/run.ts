@@ -14,7 +14,8 @@
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
  *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
  *                host ingest with frames kept for recordings vs not (ratio)
- *   streaming    a long answer from the real Claude adapter into the webview in Chromium
+ *   streaming    a long answer from the real Claude adapter into the panel in code-server (needs dist/tandem.vsix)
+ *                and, without --quick, into the webview in the Chromium harness
  *   bigThread    appending to a thread of 2,000 tool calls in the webview in Chromium, and loading it as a snapshot
  *   panelReady   opening the panel in code-server until the message box accepts input (needs dist/tandem.vsix)
  *   bundles      sizes of the production bundles in dist/ (run `npm run build` first)

@@ -3,31 +3,20 @@
 // panel.e2e.test.ts for that); this is the fast, exhaustive layer.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import type { ConversationView } from '../../src/contract/conversationView';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { hostileContent } from '../support/hostileContent';
 import { ledgerReviewSource } from '../support/ledgerReviewSource';
-import { openPanel, type PanelHarness } from '../support/panelHarness';
+import type { PanelHarness } from '../support/panelHarness';
 import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
 import { scriptedDefinition, scriptedEnvironment } from '../support/sessionBuilders';
-import { launchBrowser, screenshot, type WorkbenchBrowser } from '../support/workbench';
+import { panelPerTest } from '../support/panelPerTest';
+import { screenshot } from '../support/workbench';
 
-let browser: WorkbenchBrowser;
-before(async () => {
-  browser = await launchBrowser({ viewport: { width: 520, height: 900 } });
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function panel(t: { after(fn: () => unknown): void }): Promise<PanelHarness> {
-  const harness = await openPanel({ browser });
-  t.after(() => harness.close());
-  return harness;
-}
+const panel = panelPerTest();
 
 /** Waits (bounded) until the panel has sent `count` messages of `type`. */
 async function sentCount(harness: PanelHarness, type: string, count: number): Promise<void> {

@@ -3,20 +3,15 @@
 // is on its way (terminal output, code blocks) is all there once it has come. Each chunk's
 // response is held back by the test, so "before it came" is a state the test controls.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TerminalSnapshotView } from '../../src/contract/terminalView';
-import { openPanel, type PanelHarness } from '../support/panelHarness';
+import type { PanelHarness } from '../support/panelHarness';
 import { panelState, toolEntry } from '../support/panelFixtures';
-import { launchBrowser, screenshot, type WorkbenchBrowser } from '../support/workbench';
+import { panelPerTest } from '../support/panelPerTest';
+import { screenshot } from '../support/workbench';
 
-let browser: WorkbenchBrowser;
-before(async () => {
-  browser = await launchBrowser({ viewport: { width: 520, height: 900 } });
-});
-after(async () => {
-  await browser?.close();
-});
+const panel = panelPerTest();
 
 /** Requests for the chunk matching `file`, answered only once `release` is called. */
 async function holdChunk(page: Page, file: RegExp): Promise<{ requests: () => number; release: () => void }> {
@@ -50,8 +45,7 @@ const terminalCard = (id: string, terminalId: string) => toolEntry(id, { title: 
 
 describe('chunks the panel loads on demand', () => {
   test('xterm is fetched when the first terminal card shows; output that came meanwhile is all shown, in order', { timeout: 60_000 }, async (t) => {
-    const harness = await openPanel({ browser });
-    t.after(() => harness.close());
+    const harness = await panel(t);
     const xterm = await holdChunk(harness.page, /\/chunks\/xterm-[\w-]+\.js$/);
     await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
     await harness.page.locator('.user-message').waitFor();
@@ -80,8 +74,7 @@ describe('chunks the panel loads on demand', () => {
   });
 
   test('a code block in a language not loaded yet shows plain, then is highlighted in place when the language comes', { timeout: 60_000 }, async (t) => {
-    const harness = await openPanel({ browser });
-    t.after(() => harness.close());
+    const harness = await panel(t);
     const rust = await holdChunk(harness.page, /\/chunks\/rust-[\w-]+\.js$/);
     const code = 'fn main() {\n    let answer = 42;\n}';
     const text = `Rust:\n\n\`\`\`rust\n${code}\n\`\`\`\n\nAnd TypeScript:\n\n\`\`\`ts\nconst answer = 42;\n\`\`\`\n\nAfter the blocks.`;

@@ -2,26 +2,14 @@
 // the extension's CSP: a compaction entry, a steered message, a subagent's work folded under
 // its card, plan limits by the meter, Steer on a queued message, and a failed start's banner.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ConversationView } from '../../src/contract/conversationView';
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { openPanel, type PanelHarness } from '../support/panelHarness';
 import { panelState, toolEntry } from '../support/panelFixtures';
-import { launchBrowser, screenshot, type WorkbenchBrowser } from '../support/workbench';
+import { panelPerTest } from '../support/panelPerTest';
+import { screenshot } from '../support/workbench';
 
-let browser: WorkbenchBrowser;
-before(async () => {
-  browser = await launchBrowser({ viewport: { width: 520, height: 900 } });
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function panel(t: { after(fn: () => unknown): void }): Promise<PanelHarness> {
-  const harness = await openPanel({ browser });
-  t.after(() => harness.close());
-  return harness;
-}
+const panel = panelPerTest();
 
 const conversation = (patch: Partial<ConversationView>): ConversationView => ({
   controls: [], usage: null, commands: [], prompt: { image: false, embeddedContext: false }, followAgent: false, ...patch,

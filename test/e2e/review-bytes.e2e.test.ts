@@ -10,21 +10,19 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
-import { startGeminiModelServer } from '../support/model-servers/gemini';
+import { openGeminiWorkbench, type GeminiWorkbench } from '../support/geminiWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { tsxLoader } from '../support/scriptedAgentSpec';
-import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { tempWorkspace } from '../support/tandemWorkbench';
 import { openFile, readEditorText, runCommand, screenshot } from '../support/workbench';
 import type { BytesRequest } from './reviewBytesAgent';
 
 let tmp: string;
 let workspace: string;
-let tandem: TandemWorkbench | undefined;
+let tandem: GeminiWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
-let gemini: AgentSpec | undefined;
 let requests = 0;
 
 const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex'));
@@ -151,30 +149,23 @@ const cursorLine = async () => Number(/Ln (\d+)/.exec(await page.locator('[id="s
 
 before(async () => {
   ({ tmp, workspace } = tempWorkspace('exact-review'));
-  model = await startGeminiModelServer();
-  gemini = geminiAgentSpec(model.url, { cwd: workspace });
-  const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
-  tandem = await openTandemWorkbench({ tmp, workspace }, {
-    env: { GEMINI_API_KEY: GEMINI_API_KEY ?? 'test-key' },
+  tandem = await openGeminiWorkbench({ tmp, workspace }, {
     settings: {
       'tandem.defaultAgent': 'gemini',
       // VS Code's desktop default; in the browser it saves after a second, and unsaved edits are the point here.
       'files.autoSave': 'off',
       // Set from the start: code-server does not pass a later write of settings.json to the extension host.
       'tandem.review.tellAgentAboutUndo': false,
-      'tandem.agents': {
-        gemini: { command: gemini.command, args: gemini.args, env: geminiEnv },
-        bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] },
-      },
+    },
+    agents: {
+      bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] },
     },
   });
-  ({ page, panel } = tandem);
+  ({ page, panel, model } = tandem);
 });
 
 after(async () => {
   await tandem?.close();
-  await model?.close();
-  gemini?.dispose();
 });
 
 describe('review byte for byte in code-server', () => {

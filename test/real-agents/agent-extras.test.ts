@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { subagentSummary } from '../../src/contract/agentExtrasView';
+import type { SessionController } from '../../src/conversation/sessionController';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import type { ScriptedModelServer } from '../support/model-servers/script';
@@ -24,22 +25,31 @@ function mainRequestTexts(server: ScriptedModelServer, field: 'messages' | 'inpu
   return server.requests.filter((request) => request.role === 'main').map((request) => JSON.stringify((request.body as Record<string, unknown>)[field] ?? [])).join('\n');
 }
 
+/**
+ * Steers `message` into a long answer while it streams: the agent (`agentName`) advertises
+ * steering and takes the message in, the thread shows it injected, the model gets it (in the
+ * request's `field`) within the same turn, and the turn stays one; `reply` answers it after.
+ */
+async function steerIntoStreamingAnswer(session: SessionController, server: ScriptedModelServer, message: string, agent: { agentName: string; field: 'messages' | 'input'; reply: string }): Promise<void> {
+  assert.ok(await session.start());
+  const long = Array.from({ length: 600 }, (_, i) => `w${i} `).join('');
+  server.enqueue({ text: long, chunkSize: 8, delayMs: 30 }, { text: agent.reply });
+  const turn = session.prompt('Write a long answer');
+  await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 '), 'the answer to stream', 90_000);
+  assert.ok(session.canSteer, `${agent.agentName} advertises steering`);
+  assert.equal(await session.steer(message), true);
+  await turn;
+  const steered = session.thread.snapshot().find((entry) => entry.kind === 'user' && entry.text === message);
+  assert.equal(steered?.kind === 'user' && steered.steered, 'injected');
+  assert.ok(mainRequestTexts(server, agent.field).includes(message), 'the model got the steered message');
+  assert.equal(session.thread.snapshot().filter((entry) => entry.kind === 'turnEnded').length, 1, 'still one turn');
+}
+
 describe('real Claude Code: steering, subagents, compaction', () => {
   test('a message steered into a running turn is taken in (the adapter says injected) and reaches the model within the same turn', { timeout: 240_000 }, async (t) => {
     const { server, session, frames } = await claude(t);
-    assert.ok(await session.start());
-    const long = Array.from({ length: 600 }, (_, i) => `w${i} `).join('');
-    server.enqueue({ text: long, chunkSize: 8, delayMs: 30 }, { text: 'Understood: I will also check the tests.' });
-    const turn = session.prompt('Write a long answer');
-    await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 '), 'the answer to stream', 90_000);
-    assert.ok(session.canSteer, 'Claude advertises steering');
-    assert.equal(await session.steer('Also check the tests, please.'), true);
-    await turn;
-    const steered = session.thread.snapshot().find((entry) => entry.kind === 'user' && entry.text === 'Also check the tests, please.');
-    assert.equal(steered?.kind === 'user' && steered.steered, 'injected');
+    await steerIntoStreamingAnswer(session, server, 'Also check the tests, please.', { agentName: 'Claude', field: 'messages', reply: 'Understood: I will also check the tests.' });
     assert.ok(frames.frames().some((frame) => frame.direction === 'in' && frame.text.includes('"outcome":"injected"')), 'the adapter answered injected');
-    assert.match(mainRequestTexts(server), /Also check the tests, please\./, 'the model got the steered message');
-    assert.equal(session.thread.snapshot().filter((entry) => entry.kind === 'turnEnded').length, 1, 'still one turn');
     assert.match(session.thread.lastAgentText(), /Understood: I will also check the tests\./);
   });
 
@@ -92,19 +102,7 @@ describe('real Claude Code: steering, subagents, compaction', () => {
 describe('real Codex: steering', () => {
   test('a message steered into a running Codex turn is taken in and reaches the model in the same turn', { timeout: 240_000 }, async (t) => {
     const agent = await startScriptedRealAgent(startOpenAIModelServer, codexAgentSpec);
-    const server = agent.model;
     const { session } = realAgentSession(t, agent, { stop: stopCodex });
-    assert.ok(await session.start());
-    const long = Array.from({ length: 600 }, (_, i) => `w${i} `).join('');
-    server.enqueue({ text: long, chunkSize: 8, delayMs: 30 }, { text: 'Understood: the tests too.' });
-    const turn = session.prompt('Write a long answer');
-    await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 '), 'the answer to stream', 90_000);
-    assert.ok(session.canSteer, 'codex-acp advertises steering');
-    assert.equal(await session.steer('Check the tests too.'), true);
-    await turn;
-    const steered = session.thread.snapshot().find((entry) => entry.kind === 'user' && entry.text === 'Check the tests too.');
-    assert.equal(steered?.kind === 'user' && steered.steered, 'injected');
-    assert.match(mainRequestTexts(server, 'input'), /Check the tests too\./, 'the model got the steered message');
-    assert.equal(session.thread.snapshot().filter((entry) => entry.kind === 'turnEnded').length, 1, 'still one turn');
+    await steerIntoStreamingAnswer(session, agent.model, 'Check the tests too.', { agentName: 'codex-acp', field: 'input', reply: 'Understood: the tests too.' });
   });
 });

@@ -10,22 +10,20 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
 import { hostileContent } from '../support/hostileContent';
-import { startGeminiModelServer } from '../support/model-servers/gemini';
+import { openGeminiWorkbench, type GeminiWorkbench } from '../support/geminiWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
-import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { SAMPLE_WORKSPACE, tempWorkspace } from '../support/tandemWorkbench';
 import { pickAgent, pickedAgent, send, startFromPalette, turnEnd } from '../support/panelUser';
 import { openFile, runCommand, screenshot, webviewFrame } from '../support/workbench';
 
 let tmp: string;
 let workspace: string;
-let tandem: TandemWorkbench | undefined;
+let tandem: GeminiWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
-let gemini: AgentSpec | undefined;
 let registry: { url: string; close(): Promise<void> } | undefined;
 
 /** The ACP registry fixture over HTTP on 127.0.0.1, as the real registry is served to users. */
@@ -53,6 +51,16 @@ async function explainTimeout(wait: Promise<unknown>, what: string): Promise<voi
   }
 }
 
+/** Sends `text`, allows the edit its turn asks permission for, and expects the turn to end normally. */
+async function sendAllowingItsEdit(text: string): Promise<void> {
+  const turns = await panel.locator('.turn-ended').count();
+  await send(panel, text);
+  const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
+  await allow.waitFor({ timeout: 60_000 });
+  await allow.click();
+  assert.equal(await waitForTurnEnd(panel, turns + 1, 90_000), 'end_turn');
+}
+
 /** The newest turn-ended marker's stop reason, waiting until there are `count` of them. */
 async function waitForTurnEnd(frame: Frame, count: number, timeoutMs = 60_000): Promise<string | null> {
   const reason = await turnEnd(frame, count, timeoutMs);
@@ -78,38 +86,30 @@ async function waitForDisk(condition: () => Promise<boolean>, timeoutMs = 15_000
 
 before(async () => {
   ({ tmp, workspace } = tempWorkspace('e2e', SAMPLE_WORKSPACE));
-  model = await startGeminiModelServer();
-  gemini = geminiAgentSpec(model.url, { cwd: workspace });
   registry = await serveRegistryFixture();
-  const { GEMINI_API_KEY, ...geminiEnv } = gemini.env;
   const scripted = scriptedAgentDefinition();
-  tandem = await openTandemWorkbench({ tmp, workspace }, {
-    // The key reaches the agent through the environment, as for real users; never via settings.
-    env: { GEMINI_API_KEY: GEMINI_API_KEY ?? 'test-key' },
+  tandem = await openGeminiWorkbench({ tmp, workspace }, {
     settings: {
       'tandem.defaultAgent': 'demo',
       'tandem.registryUrl': registry.url,
       // The DOM renderer, so a test can read what the terminal panel shows.
       'terminal.integrated.gpuAcceleration': 'off',
-      'tandem.agents': {
-        gemini: { command: gemini.command, args: gemini.args, env: geminiEnv },
-        scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args },
-        'scripted-conversation': { label: 'Scripted conversation', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_OPTIONS: 'config' } },
-        'scripted-signin': {
-          label: 'Scripted sign-in', command: scripted.command, args: scripted.args,
-          env: { SCRIPTED_AGENT_AUTH: 'session', SCRIPTED_AGENT_AUTH_MARKER: join(tmp, 'signed-in') },
-        },
+    },
+    agents: {
+      scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args },
+      'scripted-conversation': { label: 'Scripted conversation', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_OPTIONS: 'config' } },
+      'scripted-signin': {
+        label: 'Scripted sign-in', command: scripted.command, args: scripted.args,
+        env: { SCRIPTED_AGENT_AUTH: 'session', SCRIPTED_AGENT_AUTH_MARKER: join(tmp, 'signed-in') },
       },
     },
   });
-  ({ page, panel } = tandem);
+  ({ page, panel, model } = tandem);
 });
 
 after(async () => {
   await registry?.close();
   await tandem?.close();
-  await model?.close();
-  gemini?.dispose();
 });
 
 describe('Tandem panel in code-server', () => {
@@ -208,12 +208,7 @@ describe('Tandem panel in code-server', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     const changed = lines.map((line, i) => ([1, 6, 11, 16].includes(i) ? `${line} CHANGED` : line));
     model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: file, content: `${changed.join('\n')}\n` } }] }, { text: 'Changed four lines.' });
-    const turns = await panel.locator('.turn-ended').count();
-    await send(panel, 'Change four lines of review-me.txt');
-    const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
-    await allow.waitFor({ timeout: 60_000 });
-    await allow.click();
-    assert.equal(await waitForTurnEnd(panel, turns + 1, 90_000), 'end_turn');
+    await sendAllowingItsEdit('Change four lines of review-me.txt');
     await panel.locator('#changes-bar:not([hidden])').waitFor({ timeout: 10_000 });
     assert.match(await panel.locator('#changes-bar .changes-summary').innerText(), /1 file changed\s+\+4\s+−4/);
     const card = panel.locator('.tool-card', { has: panel.locator('.tool-diff.pending') }).last();
@@ -328,12 +323,7 @@ describe('Tandem panel in code-server', () => {
     const file = join(workspace, 'survives-reload.txt');
     writeFileSync(file, 'alpha\nbeta\n');
     model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: file, content: 'alpha\nBETA\ngamma\n' } }] }, { text: 'Done.' });
-    const turns = await panel.locator('.turn-ended').count();
-    await send(panel, 'Edit survives-reload.txt');
-    const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
-    await allow.waitFor({ timeout: 60_000 });
-    await allow.click();
-    assert.equal(await waitForTurnEnd(panel, turns + 1, 90_000), 'end_turn');
+    await sendAllowingItsEdit('Edit survives-reload.txt');
     await panel.locator('#changes-bar .changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 10_000 });
     // Let the ledger reach workspace storage, then reload the whole window.
     await page.waitForTimeout(1000);

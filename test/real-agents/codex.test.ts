@@ -6,19 +6,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { FrameStore } from '../../src/acp/frames';
 import type { ConversationView } from '../../src/contract/conversationView';
 import type { TerminalStateView } from '../../src/contract/terminalView';
-import { SessionController } from '../../src/conversation/sessionController';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
-import { silentLogger } from '../../src/util/logger';
 import { memoryApiKeys } from '../support/memoryApiKeys';
-import { groupMembers } from '../support/processGroups';
 import { startOpenAIModelServer, type RecordedRequest } from '../support/model-servers/openai';
 import { CODEX_MODEL, codexAgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
-import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
-import { openAgentPanel, sha256, TEN_LINES } from '../support/realAgentPanel';
+import {
+  assertAnswerStreamsInPieces, assertNothingUnanswered, assertStopCancelsStreamingTurn, meterShowingLastUsageUpdate, openScriptedAgentPanel, realAgentSession, reviewedRealAgentSession, startScriptedRealAgent, stopCodex, throughPanel,
+} from '../support/realAgentRun';
+import { allowingPermissions } from '../support/reviewHarness';
+import { sha256, TEN_LINES } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };
@@ -33,26 +31,9 @@ function lastMainBody(requests: readonly RecordedRequest[]): ResponsesBody {
   return requests.filter((request) => request.role === 'main').at(-1)?.body as ResponsesBody;
 }
 
-/**
- * Stops the agent and waits for its whole process group (codex-acp and the Codex app-server it
- * drives) to be gone: stopAgent resolves when codex-acp exits, while Codex may still be writing
- * its CODEX_HOME, which the spec's dispose removes.
- */
-async function stopCodex(session: SessionController): Promise<void> {
-  const pgid = session.agentPid;
-  await session.stopAgent();
-  if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'Codex and its app-server to end', 10_000, 50);
-}
-
 /** A panel presenter over a real Codex agent; `posted` is everything the webview was sent. */
 async function codexPanel(t: { after(fn: () => unknown): void }) {
-  const model = await startOpenAIModelServer();
-  const spec = codexAgentSpec(model.url);
-  const panel = await openAgentPanel(t, spec, { stop: stopCodex, cleanup: async () => {
-    await model.close();
-    spec.dispose();
-  } });
-  return { model, spec, ...panel };
+  return openScriptedAgentPanel(t, startOpenAIModelServer, codexAgentSpec, stopCodex);
 }
 
 /** Picks a value other than the current one in a select picker, as the user would, and waits for the agent's answer. */
@@ -72,14 +53,7 @@ async function pickAnother(presenter: ChatPresenter, conversation: () => Convers
 describe('real Codex (codex-acp) through Tandem', () => {
   test('the answer streams in pieces; model and reasoning effort switched mid-session reach the model server; usage fills the meter', TIMEOUT, async (t) => {
     const { model, frames, presenter, conversation } = await codexPanel(t);
-    const session = presenter.currentSession;
-
-    const reply = 'Codex, offline: this answer is streamed to Tandem in twelve-character pieces.';
-    model.enqueue({ text: reply, chunkSize: 12 });
-    await presenter.sendPrompt('Say hello');
-    assert.equal(session.thread.lastAgentText(), reply);
-    const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
-    assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
+    await assertAnswerStreamsInPieces(throughPanel({ presenter, frames }), model, 'Codex, offline: this answer is streamed to Tandem in twelve-character pieces.');
     assert.equal(lastMainBody(model.requests).model, CODEX_MODEL);
 
     const pickers = conversation()?.controls ?? [];
@@ -98,47 +72,23 @@ describe('real Codex (codex-acp) through Tandem', () => {
     assert.equal(next.model, otherModel, 'the next turn ran on the picked model');
     assert.equal(next.reasoning?.effort, otherEffort, 'with the picked reasoning effort');
 
-    const usageFrames = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"usage_update"'));
-    assert.ok(usageFrames.length > 0, 'Codex sends usage_update');
-    const sent = (JSON.parse(usageFrames.at(-1)?.text ?? '{}') as { params: { update: { used: number; size: number } } }).params.update;
-    // The panel gets conversation changes in batches: wait for the one that carries the last update.
-    const usage = await waitFor(() => {
-      const shown = conversation()?.usage;
-      return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
-    }, 'the context meter to show the last usage_update', 10_000);
-    assert.equal(usage.size, sent.size);
+    const { usage } = await meterShowingLastUsageUpdate({ frames, conversation }, 'Codex');
     assert.ok(usage.used > 0 && usage.used < usage.size);
     assert.equal(usage.cost, null, 'Codex sends no cost, and none is made up');
-    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing Codex asked went unanswered');
+    assertNothingUnanswered(model, 'Codex');
   });
 
   test('Stop during a streamed answer ends the turn as cancelled, and Codex stops reading the model', TIMEOUT, async (t) => {
     const { model, frames, presenter } = await codexPanel(t);
-    const session = presenter.currentSession;
-    const long = Array.from({ length: 800 }, (_, i) => `w${i} `).join('');
-    model.enqueue({ text: long, chunkSize: 10, delayMs: 20 });
-    const turn = presenter.sendPrompt('Write a long answer');
-    await waitFor(() => session.thread.lastAgentText().startsWith('w0 w1 w2 '), 'the long answer to start streaming', 30_000);
-    await presenter.cancelTurn();
-    await turn;
-    const ended = session.thread.snapshot().at(-1);
-    assert.equal(ended?.kind === 'turnEnded' && ended.stopReason, 'cancelled');
-    assert.ok(session.thread.lastAgentText().length < long.length, 'the stream stopped before the end');
-    assert.ok(frames.frames().some((frame) => frame.direction === 'out' && frame.text.includes('"session/cancel"')));
+    await assertStopCancelsStreamingTurn(throughPanel({ presenter, frames }), model);
     await waitFor(() => model.requests.find((request) => request.role === 'main')?.disconnected, 'Codex to hang up on the model stream', 10_000);
   });
 
   test('an apply_patch edit is reviewed as written to disk by the agent; one hunk undone, then a created file, gives back the bytes', TIMEOUT, async (t) => {
-    const model = await startOpenAIModelServer();
-    const spec = codexAgentSpec(model.url);
+    const agent = await startScriptedRealAgent(startOpenAIModelServer, codexAgentSpec);
+    const { model, spec } = agent;
     const workspace = spec.cwd;
-    const { session, ledger, frames, writer } = reviewedSession(definitionFromSpec(spec), workspace);
-    t.after(async () => {
-      await stopCodex(session);
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const { session, ledger, frames, writer } = reviewedRealAgentSession(t, agent, { stop: stopCodex });
     const multi = join(workspace, 'multi.txt');
     writeFileSync(multi, TEN_LINES);
     const created = join(workspace, 'notes', 'todo.md');
@@ -226,18 +176,11 @@ describe('real Codex (codex-acp) through Tandem', () => {
   });
 
   test('signed out, Codex asks to be signed in; the API key the user gives is kept by the editor and reaches the model, never the traffic log', TIMEOUT, async (t) => {
-    const model = await startOpenAIModelServer();
-    const spec = codexAgentSpec(model.url, { signedOut: true });
+    const agent = await startScriptedRealAgent(startOpenAIModelServer, (url) => codexAgentSpec(url, { signedOut: true }));
+    const { model } = agent;
     const secret = 'sk-scripted-codex-0123456789abcdef';
     const keys = memoryApiKeys(secret);
-    const frames = new FrameStore();
-    const session = new SessionController(definitionFromSpec(spec), { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger, apiKeys: keys });
-    t.after(async () => {
-      await stopCodex(session);
-      session.dispose();
-      await model.close();
-      spec.dispose();
-    });
+    const { session, frames } = realAgentSession(t, agent, { environment: { apiKeys: keys }, stop: stopCodex });
     assert.equal(await session.start(), false, 'no session without a login');
     assert.equal(session.connectionView.phase, 'signInRequired');
     const offered = session.connectionView.signIn?.map((method) => `${method.methodId}:${method.kind}`) ?? [];

@@ -23,7 +23,6 @@ type LanguageModule = Promise<{ default: LanguageFn }>;
  * code block names it. Their aliases must be known before the language is (a block says ```rs,
  * not ```rust): they are highlight.js's own, which a unit test compares with each definition.
  */
-/* eslint-disable no-restricted-syntax -- packages' own files fetched on demand; the layer rules are about the project's modules, which stay static imports */
 export const LAZY_LANGUAGES: Record<string, { aliases: readonly string[]; load: () => LanguageModule }> = {
   c: { aliases: ['h'], load: () => import('highlight.js/lib/languages/c') },
   cpp: { aliases: ['cc', 'c++', 'h++', 'hpp', 'hh', 'hxx', 'cxx'], load: () => import('highlight.js/lib/languages/cpp') },
@@ -51,7 +50,6 @@ export const LAZY_LANGUAGES: Record<string, { aliases: readonly string[]; load: 
   vbnet: { aliases: ['vb'], load: () => import('highlight.js/lib/languages/vbnet') },
   wasm: { aliases: [], load: () => import('highlight.js/lib/languages/wasm') },
 };
-/* eslint-enable no-restricted-syntax */
 
 const lazyByAlias = new Map<string, string>();
 for (const [name, { aliases }] of Object.entries(LAZY_LANGUAGES)) {

@@ -53,7 +53,6 @@ export class TerminalScreens {
 
   /** Fetches xterm's chunk (once); false when it could not be loaded, and a later call tries again. */
   load(): Promise<boolean> {
-    // eslint-disable-next-line no-restricted-syntax -- a package fetched on demand; the layer rules are about the project's modules
     this.loading ??= import('@xterm/xterm').then((module) => {
       this.xterm = module;
       return true;

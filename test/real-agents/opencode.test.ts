@@ -6,36 +6,21 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import { opencodeAgentSpec } from '../support/real-agents';
-import { reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
-import { openAgentPanel, sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
+import { assertAnswerStreamsInPieces, assertNothingUnanswered, meterShowingLastUsageUpdate, openScriptedAgentPanel, reviewedRealAgentSession, startScriptedRealAgent, throughPanel } from '../support/realAgentRun';
+import { sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };
 
 describe('real OpenCode (opencode acp) through Tandem', () => {
   test('the answer streams in pieces; the meter shows the usage and cost it reports', TIMEOUT, async (t) => {
-    const { model, spec, close } = await startScriptedRealAgent(startOpenAIModelServer, opencodeAgentSpec);
-    const { frames, presenter, conversation } = await openAgentPanel(t, spec, { cleanup: close });
-    const session = presenter.currentSession;
+    const { model, frames, presenter, conversation } = await openScriptedAgentPanel(t, startOpenAIModelServer, opencodeAgentSpec);
+    await assertAnswerStreamsInPieces(throughPanel({ presenter, frames }), model, 'OpenCode, offline: this answer is streamed to Tandem in twelve-character pieces.');
 
-    const reply = 'OpenCode, offline: this answer is streamed to Tandem in twelve-character pieces.';
-    model.enqueue({ text: reply, chunkSize: 12 });
-    await presenter.sendPrompt('Say hello');
-    assert.equal(session.thread.lastAgentText(), reply);
-    const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
-    assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
-
-    const usageUpdate = wireFrames(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
-    const sent = usageUpdate?.params?.update as { used: number; size: number; cost?: { amount: number; currency: string } } | undefined;
-    assert.ok(sent, 'OpenCode sends usage_update');
-    const usage = await waitFor(() => {
-      const shown = conversation()?.usage;
-      return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
-    }, 'the context meter to show the usage_update', 10_000);
-    assert.equal(usage.size, sent.size);
+    const { sent, usage } = await meterShowingLastUsageUpdate({ frames, conversation }, 'OpenCode');
     // The configured model has no price, so OpenCode says it cost 0: shown as sent, not guessed.
     assert.deepEqual(usage.cost, sent.cost ?? null);
-    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing OpenCode asked went unanswered');
+    assertNothingUnanswered(model, 'OpenCode');
   });
 
   test('an edit asks permission with its own option ids and the diff it will make; allowed, it writes the disk itself', TIMEOUT, async (t) => {

@@ -8,45 +8,25 @@ import { FrameStore } from '../../src/acp/frames';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { startOpenAIModelServer, type ScriptedModelServer } from '../support/model-servers/openai';
 import { OPENAI_COMPATIBLE_MODEL, qwenAgentSpec } from '../support/real-agents';
-import { definitionFromSpec } from '../support/realAgentDefinitions';
-import { reviewedSession } from '../support/reviewHarness';
-import { openAgentPanel, sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
+import { assertAnswerStreamsInPieces, assertNothingUnanswered, meterShowingLastUsageUpdate, openScriptedAgentPanel, reviewedRealAgentSession, startScriptedRealAgent, throughPanel } from '../support/realAgentRun';
+import { sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };
 
 describe('real Qwen Code (qwen --acp) through Tandem', () => {
   test('the answer streams in pieces; the context meter shows what it reports, and no cost is made up', TIMEOUT, async (t) => {
-    const model = await startOpenAIModelServer();
-    const spec = qwenAgentSpec(model.url);
-    const { frames, presenter, conversation } = await openAgentPanel(t, spec, { cleanup: async () => {
-      await model.close();
-      spec.dispose();
-    } });
-    const session = presenter.currentSession;
-
-    const reply = 'Qwen Code, offline: this answer is streamed to Tandem in twelve-character pieces.';
-    model.enqueue({ text: reply, chunkSize: 12 });
-    await presenter.sendPrompt('Say hello');
-    assert.equal(session.thread.lastAgentText(), reply);
-    const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"'));
-    assert.ok(chunks.length >= 2, `the answer came as several chunks (${chunks.length})`);
+    const { model, frames, presenter, conversation } = await openScriptedAgentPanel(t, startOpenAIModelServer, qwenAgentSpec);
+    await assertAnswerStreamsInPieces(throughPanel({ presenter, frames }), model, 'Qwen Code, offline: this answer is streamed to Tandem in twelve-character pieces.');
     const main = model.requests.filter((request) => request.role === 'main');
     // On a loaded machine Qwen Code sometimes asks a second time within the turn (about 1 run in 6 here).
     assert.ok(main.length >= 1, 'the turn reached the model server');
     assert.deepEqual(main.map((request) => (request.body as { model?: string }).model), main.map(() => OPENAI_COMPATIBLE_MODEL), 'every request names the configured model');
 
-    const usageUpdate = wireFrames(frames, 'in').filter((frame) => (frame.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate === 'usage_update').at(-1);
-    const sent = usageUpdate?.params?.update as { used: number; size: number; cost?: unknown } | undefined;
-    assert.ok(sent, 'Qwen Code sends usage_update');
+    const { sent, usage } = await meterShowingLastUsageUpdate({ frames, conversation }, 'Qwen Code');
     assert.equal(sent.cost, undefined, 'with no cost in it');
-    const usage = await waitFor(() => {
-      const shown = conversation()?.usage;
-      return shown?.kind === 'context' && shown.used === sent.used ? shown : undefined;
-    }, 'the context meter to show the usage_update', 10_000);
-    assert.equal(usage.size, sent.size);
     assert.equal(usage.cost, null, 'no cost is shown, none was sent');
-    assert.deepEqual(model.requests.filter((request) => request.role === 'unknown').map((request) => `${request.method} ${request.path}`), [], 'nothing Qwen Code asked went unanswered');
+    assertNothingUnanswered(model, 'Qwen Code');
   });
 
   test('an edit asks permission with its own option ids and the diff it will write; allowed, it goes through the editor, is reviewed, and one hunk undone gives back the bytes', TIMEOUT, async (t) => {
@@ -98,15 +78,9 @@ describe('real Qwen Code (qwen --acp) through Tandem', () => {
 
 /** Qwen Code in its "default" mode (it asks before each edit; it starts in "auto"), reviewed, with a ten-line file. */
 async function qwenReviewed(t: { after(fn: () => unknown): void }) {
-  const model = await startOpenAIModelServer();
-  const spec = qwenAgentSpec(model.url);
-  const reviewed = reviewedSession({ ...definitionFromSpec(spec), defaultMode: 'default' }, spec.cwd);
-  t.after(async () => {
-    await reviewed.session.stopAgent();
-    reviewed.session.dispose();
-    await model.close();
-    spec.dispose();
-  });
+  const agent = await startScriptedRealAgent(startOpenAIModelServer, qwenAgentSpec);
+  const { model, spec } = agent;
+  const reviewed = reviewedRealAgentSession(t, agent, { definition: { defaultMode: 'default' } });
   const multi = join(spec.cwd, 'multi.txt');
   writeFileSync(multi, TEN_LINES);
   return { ...reviewed, model, multi };

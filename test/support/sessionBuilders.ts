@@ -77,7 +77,10 @@ export function scriptedEnvironmentIn(workspace: string, options: Omit<Environme
 
 export function scriptedEnvironment(t: TestScope, options: EnvironmentOptions = {}): ScriptedEnvironment {
   const { workspace, ...rest } = options;
-  return scriptedEnvironmentIn(workspace ?? tempWorkspace(t), rest);
+  const environment = scriptedEnvironmentIn(workspace ?? tempWorkspace(t), rest);
+  // Its background redaction must not run on into the next test.
+  onTestEnd(t, () => environment.frames.dispose());
+  return environment;
 }
 
 export interface AgentOptions {

@@ -69,17 +69,24 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   };
   private readonly actions: Record<ReviewAction, (request: ReviewRequest) => unknown> = {
     keepHunk: onHunk((path, hunkId) => this.ledger.keepHunk(path, hunkId)),
-    undoHunk: onHunk((path, hunkId) => this.write('undo', [this.ledger.undoHunk(path, hunkId)])),
+    undoHunk: onHunk((path, hunkId) => this.write('undo', () => [this.ledger.undoHunk(path, hunkId)])),
     keepFile: onFile((path) => this.ledger.keepFile(path)),
-    undoFile: onFile((path) => this.write('undo', [this.ledger.undoFile(path)])),
+    undoFile: onFile((path) => this.write('undo', () => [this.ledger.undoFile(path)])),
     keepAll: () => this.ledger.keepAll(),
-    undoAll: () => this.write('undo', this.ledger.undoAll()),
-    redoUndo: () => this.write('redo', this.ledger.redoLastUndo() ?? []),
+    undoAll: () => this.write('undo', () => this.ledger.undoAll()),
+    redoUndo: () => this.write('redo', () => this.ledger.redoLastUndo() ?? []),
     openReview: () => vscode.commands.executeCommand('tandem.reviewChanges'),
     openFile: onFile((path) => vscode.commands.executeCommand('tandem.openChange', path)),
   };
 
   private readonly writer: ReviewWriter;
+  /**
+   * Undos and redos being written now. The ledger is saved only once they are done: its state
+   * holds whole file texts (megabytes for a big file and its redo), and serialising and sending
+   * that to the editor's storage would compete with the very edit and save the user waits for.
+   */
+  private writesUnderWay = 0;
+  private saveWaits = false;
 
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
@@ -92,12 +99,13 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     });
     // Disposed first (the store goes in reverse): what changed just before a reload is saved, not dropped.
     this.register(toDisposable(() => {
+      if (this.saveWaits) this.save.schedule();
       this.save.flush();
       this.saveFeedback.flush();
     }));
     this.register(this.ledger.onDidChange(() => {
       this.changeEmitter.fire();
-      this.save.schedule();
+      this.scheduleSave();
     }));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document);
@@ -155,11 +163,33 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     this.feed.documentChanged(path, keepLineEndings(withoutBom(current), document.getText()), !reloadedFromDisk(document));
   }
 
-  /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */
-  private async write(action: 'undo' | 'redo', writes: readonly FileWrite[]): Promise<void> {
-    const failures = await (action === 'undo' ? this.writer.undo(writes) : this.writer.redo(writes));
-    if (failures.length === 0) return;
-    this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
+  /**
+   * Puts undone (or redone) text back where it came from (`take`: the ledger's action, which
+   * says what to write); an undo that could not be written stays pending.
+   */
+  private async write(action: 'undo' | 'redo', take: () => readonly FileWrite[]): Promise<void> {
+    this.writesUnderWay++;
+    if (this.save.pending) {
+      this.save.cancel();
+      this.saveWaits = true;
+    }
+    try {
+      const writes = take();
+      const failures = await (action === 'undo' ? this.writer.undo(writes) : this.writer.redo(writes));
+      if (failures.length === 0) return;
+      this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
+    } finally {
+      this.writesUnderWay--;
+      if (this.writesUnderWay === 0 && this.saveWaits) {
+        this.saveWaits = false;
+        this.save.schedule();
+      }
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.writesUnderWay > 0) this.saveWaits = true;
+    else this.save.schedule();
   }
 
   private showError(sentence: string): void {

@@ -70,6 +70,13 @@ function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
 }
 
 /**
+ * How many of the newest tool rows are always drawn. Older ones are `settled`: drawn only when
+ * scrolled to (media/panel.css), so a long thread costs little to load. The end stays drawn, so
+ * scrolling to the bottom lands on real heights, not on the estimate used for rows out of view.
+ */
+const DRAWN_AT_END = 40;
+
+/**
  * The conversation. The entries are the contract's list with the host's deltas applied; the
  * rows follow the same deltas so only what changed is drawn again. Streamed text is appended and
  * rendered once per animation frame, and the view follows new content unless the user scrolled up.
@@ -83,12 +90,30 @@ export class ThreadView {
   private checkpoints = new Map<string, MessageCheckpointView>();
   private redo: string | null = null;
   private readonly preview: CheckpointPreviewPanel | null;
+  private emptyState: HTMLElement | null = null;
+  /** Thoughts drawn open; the next entry of another kind folds them (searching the whole thread for them per entry made long threads slow). */
+  private readonly openThoughts = new Set<HTMLDetailsElement>();
+  private recentToolRows: HTMLElement[] = [];
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
     this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
     container.addEventListener('scroll', () => {
-      this.followBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
+      // While new content waits for the next frame's scroll to the end, a scroll event says nothing
+      // about the reader (it can be the browser keeping the view steady as rows above change height):
+      // reaching the end resumes following, moving away stops it once the thread has caught up.
+      if (container.scrollHeight - container.scrollTop - container.clientHeight < 40) this.followBottom = true;
+      else if (!this.frameRequested) this.followBottom = false;
+    });
+    // What the reader does to go up stops the following at once, even while content keeps coming.
+    container.addEventListener('wheel', (event) => {
+      if (event.deltaY < 0) this.followBottom = false;
+    }, { passive: true });
+    container.addEventListener('keydown', (event) => {
+      if (['PageUp', 'ArrowUp', 'Home'].includes(event.key)) this.followBottom = false;
+    });
+    container.addEventListener('pointerdown', (event) => {
+      if (event.target === container) this.followBottom = false;
     });
     container.addEventListener('click', (event) => {
       const anchor = (event.target as HTMLElement).closest('a');
@@ -159,20 +184,32 @@ export class ThreadView {
   private clearRows(): void {
     this.rows.clear();
     this.dirty.clear();
+    this.openThoughts.clear();
+    this.recentToolRows = [];
+    this.emptyState = null;
     this.container.replaceChildren();
     this.followBottom = true;
   }
 
   private add(entry: ThreadEntry): void {
-    this.container.querySelector('.empty-state')?.remove();
+    this.emptyState?.remove();
+    this.emptyState = null;
     const row = this.createRow(entry);
     this.rows.set(entry.id, row);
     if (!nestUnderParent(this.container, row.element, entry, this.entries)) placeRow(this.container, row.element, entry);
     // A new non-thought entry means the agent is done thinking: fold earlier thoughts.
-    if (entry.kind !== 'thought') {
-      for (const details of this.container.querySelectorAll<HTMLDetailsElement>('details.thought[open]')) details.open = false;
-    }
+    if (entry.kind === 'thought') this.openThoughts.add(row.element as HTMLDetailsElement);
+    else this.foldThoughts();
+    if (entry.kind === 'toolCall') this.settleOlderToolRows(row.element);
     if (row.markdown) this.dirty.add(row);
+  }
+
+  private settleOlderToolRows(newest: HTMLElement): void {
+    this.recentToolRows.push(newest);
+    if (this.recentToolRows.length <= DRAWN_AT_END) return;
+    const settled = this.recentToolRows.shift() as HTMLElement;
+    settled.classList.add('settled');
+    settled.parentElement?.closest('.tool-group')?.classList.add('settled');
   }
 
   private update(entry: ThreadEntry): void {
@@ -181,10 +218,19 @@ export class ThreadView {
     const next = this.createRow(entry);
     carryNest(row.element, next.element);
     row.element.replaceWith(next.element);
+    if (this.openThoughts.delete(row.element as HTMLDetailsElement)) this.openThoughts.add(next.element as HTMLDetailsElement);
+    const recent = this.recentToolRows.indexOf(row.element);
+    if (recent >= 0) this.recentToolRows[recent] = next.element;
+    else if (row.element.classList.contains('settled')) next.element.classList.add('settled');
     rowUpdated(next.element, entry);
     refreshNestOf(next.element, this.entries);
     this.rows.set(entry.id, next);
     if (next.markdown) this.dirty.add(next);
+  }
+
+  private foldThoughts(): void {
+    for (const details of this.openThoughts) details.open = false;
+    this.openThoughts.clear();
   }
 
   private appendText(entryId: string, text: string): void {
@@ -207,7 +253,7 @@ export class ThreadView {
       case 'thought':
         return markdownRow(entry);
       case 'toolCall':
-        return plainRow(el('div', { class: 'entry', 'data-entry-id': entry.id }, renderToolCard(entry.tool, this.cards)));
+        return plainRow(el('div', { class: 'entry tool-row', 'data-entry-id': entry.id }, renderToolCard(entry.tool, this.cards)));
       case 'plan':
         return plainRow(renderPlan(entry.id, entry.items));
       case 'turnEnded':
@@ -225,10 +271,11 @@ export class ThreadView {
 
   private renderEmptyState(): void {
     if (this.rows.size > 0) return;
-    this.container.append(el('div', { class: 'empty-state' },
+    this.emptyState = el('div', { class: 'empty-state' },
       icon('comment-discussion', 'empty-icon'),
       el('p', {}, 'Ask the agent anything about this workspace.'),
-      el('p', { class: 'hint' }, 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.')));
+      el('p', { class: 'hint' }, 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.'));
+    this.container.append(this.emptyState);
   }
 
   private scheduleFrame(): void {

@@ -23,6 +23,8 @@ export interface Pace {
 export interface RawTurn {
   /** session/prompt sent -> its response received (the last chunk came before it). */
   ms: number;
+  /** session/prompt sent -> the first agent_message_chunk received. */
+  firstTokenMs: number;
   /** agent_message_chunk notifications the client received in the turn. */
   chunks: number;
   /** The agent's process group (adapter + its helpers): CPU time over the turn / wall time. */
@@ -38,10 +40,11 @@ export interface RawAgent {
 export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent> {
   const spec = claudeAgentSpec(model.url);
   let chunks = 0;
+  let firstChunkAt = 0;
   const client = RawNdjsonClient.spawn(spec, {
     requestTimeoutMs: 120_000,
     onNotification: (method, params) => {
-      if (method === 'session/update' && (params as { update?: { sessionUpdate?: string } }).update?.sessionUpdate === 'agent_message_chunk') chunks++;
+      if (method === 'session/update' && (params as { update?: { sessionUpdate?: string } }).update?.sessionUpdate === 'agent_message_chunk' && chunks++ === 0) firstChunkAt = performance.now();
     },
   });
   const close = async () => {
@@ -67,7 +70,7 @@ export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent
       await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
       const elapsed = performance.now() - started;
       const cpuAfter = processGroupCpuMs(group);
-      return { ms: elapsed, chunks, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
+      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
     },
   };
 }

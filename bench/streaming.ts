@@ -131,6 +131,7 @@ function rawFigures(prefix: string, raw: RawTurn[]): Figures {
   const agentCores = raw.flatMap((turn) => (turn.agentCores === null ? [] : [turn.agentCores]));
   return {
     [`${prefix}rawMs`]: distribution(raw.map((turn) => turn.ms), 'ms'),
+    [`${prefix}rawFirstTokenMs`]: distribution(raw.map((turn) => turn.firstTokenMs), 'ms'),
     ...(agentCores.length > 0 ? { [`${prefix}agentCores`]: distribution(agentCores, 'count') } : {}),
   };
 }
@@ -158,6 +159,7 @@ function codeServerFigures({ pace, raw, tandem }: Rounds<CodeServerTurn>): Figur
   return prefixed(`streaming.${pace.key}`, {
     ...rawFigures('', raw),
     codeServerMs: distribution(tandem.map((turn) => turn.ms), 'ms'),
+    codeServerFirstTokenMs: distribution(tandem.map((turn) => turn.firstTokenMs), 'ms'),
     codeServerVsRaw: vsRaw,
     ...(pace.key === 'paced' ? { vsRaw } : {}),
     maxFrameGapMs: distribution(tandem.map((turn) => Math.max(turn.webview.maxFrameMs, turn.workbench.maxFrameMs)), 'ms'),
@@ -225,6 +227,13 @@ function rows(figures: Figures, place: keyof typeof PLACES, tandemLabel: string)
   });
 }
 
+/** Where each side's time goes: before the first token (the turn's start), and from it to the last. */
+function firstTokenLine(figures: Figures, pace: Pace): string {
+  const at = (name: string) => of(figures, `streaming.${pace.key}.${name}`).value;
+  return `   ${pace.label}: first token raw ${ms(at('rawFirstTokenMs'))}, Tandem ${ms(at('codeServerFirstTokenMs'))}; first -> last raw ${ms(at('rawMs') - at('rawFirstTokenMs'))}, `
+    + `Tandem ${ms(at('codeServerMs') - at('codeServerFirstTokenMs'))} (differences of medians).`;
+}
+
 /** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
 function agentCpuLines(figures: Figures, place: keyof typeof PLACES): string[] {
   return PACES.map((pace) => {
@@ -268,6 +277,7 @@ export const streamingBench: Bench = {
         `${count(text.length)} characters of markdown, ${count(of(figures, 'streaming.flood.chunks').value)} agent_message_chunks per turn (real claude-agent-acp, scripted model server); raw = a bare NDJSON client, session/prompt -> response.`,
         'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page):',
         table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
+        ...PACES.map((pace) => firstTokenLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),
         ...harness,
         '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',

@@ -22,6 +22,8 @@ const TURN_TIMEOUT_MS = 300_000;
 export interface CodeServerTurn {
   /** Enter pressed in the composer -> the answer's last line in the panel's document (webview clock). */
   ms: number;
+  /** Enter pressed -> the answer's first text in the panel's document. */
+  firstTokenMs: number;
   webview: FrameGaps;
   workbench: FrameGaps;
 }
@@ -33,18 +35,21 @@ export interface CodeServerStreaming {
 
 /**
  * Set in the webview frame before a turn: the time of the Enter key (capture phase, before the
- * composer sees it) and of the first mutation after which the newest message ends with the marker.
+ * composer sees it), of the first mutation that shows an agent message, and of the first after
+ * which the newest message ends with the marker.
  */
 function turnProbe(marker: string): string {
   return `(() => {
-    const probe = { enterAt: null, shownAt: null };
+    const probe = { enterAt: null, firstAt: null, shownAt: null };
     window.__turnProbe = probe;
     const onKey = (event) => {
       if (event.key === 'Enter' && probe.enterAt === null) probe.enterAt = performance.now();
     };
     window.addEventListener('keydown', onKey, true);
     const observer = new MutationObserver(() => {
-      if (probe.enterAt === null || !(${lastMessageEndsWith.toString()})(${JSON.stringify(marker)})) return;
+      if (probe.enterAt === null) return;
+      if (probe.firstAt === null && document.querySelector('.agent-message')) probe.firstAt = performance.now();
+      if (!(${lastMessageEndsWith.toString()})(${JSON.stringify(marker)})) return;
       probe.shownAt = performance.now();
       observer.disconnect();
       window.removeEventListener('keydown', onKey, true);
@@ -78,10 +83,10 @@ async function tandemTurn(tandem: TandemWorkbench, model: ScriptedModelServer, t
   await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
   const webview = await stopFrameProbe(panel);
   const workbench = await stopFrameProbe(page);
-  const { enterAt, shownAt } = await panel.evaluate('window.__turnProbe') as { enterAt: number; shownAt: number };
+  const { enterAt, firstAt, shownAt } = await panel.evaluate('window.__turnProbe') as { enterAt: number; firstAt: number; shownAt: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, webview, workbench };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, webview, workbench };
 }
 
 /** code-server with the packaged extension and the adapter configured as a user would, the panel on the adapter. */

@@ -3,6 +3,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { HostToWebview } from '../src/contract/messages';
+import type { TabsView } from '../src/contract/sessionTabsView';
 import { assertNever } from '../src/util/assertNever';
 import { listenForCodeCopies } from './codeCopy';
 import { ConversationStore } from './conversationStore';
@@ -14,6 +15,7 @@ import { ChangesBar } from './views/changesBar';
 import { ComposerView } from './views/composer';
 import { ComposerBar } from './views/composerBar';
 import { HeaderView } from './views/header';
+import { PermissionFocus } from './views/permissionFocus';
 import { PermissionsPanel } from './views/permissionsView';
 import { PlanStrip } from './views/planStrip';
 import { TabsBar } from './views/tabsBar';
@@ -48,11 +50,20 @@ function startPanel(): void {
   const composerBar = new ComposerBar(host.post, conversation, () => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
   composer.toolbar.append(composerBar.element);
   listenForCodeCopies(threadElement, host.post);
+  new PermissionFocus(threadElement, composer);
   root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
   review.subscribe(() => {
     changesBar.render(review.view);
     thread.refreshDiffCards();
   });
+
+  /** The tabs, and whether the one in front takes messages at all (a replay does not). */
+  function showTabs(tabs: TabsView): void {
+    tabsBar.render(tabs);
+    const readOnly = tabs.tabs.find((tab) => tab.id === tabs.activeTabId)?.readOnly === true;
+    composer.setReadOnly(readOnly);
+    composerBar.setReadOnly(readOnly);
+  }
 
   /** What a message changes in the header, the tabs and the composer. */
   function showControls(message: ControlMessage): void {
@@ -66,7 +77,7 @@ function startPanel(): void {
       case 'agentsChanged':
         return header.setAgents(message.agents, message.selectedAgentId);
       case 'tabsChanged':
-        return tabsBar.render(message.tabs);
+        return showTabs(message.tabs);
       case 'historyChanged':
         return tabsBar.renderHistory(message.history);
       case 'conversationChanged':
@@ -88,7 +99,7 @@ function startPanel(): void {
         header.setConnection(message.state.connection);
         composer.setRunning(message.state.turn.running);
         composer.setQueue(message.state.queue);
-        tabsBar.render(message.state.tabs);
+        showTabs(message.state.tabs);
         terminals.reset(message.state.terminals);
         paths.set(message.state.workspaceRoot);
         thread.reset(message.state.entries);

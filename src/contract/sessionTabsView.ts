@@ -11,6 +11,8 @@ export interface TabView {
   waiting: boolean;
   /** The agent can fork this conversation's session (unstable `session/fork`). */
   canFork: boolean;
+  /** A replayed recording: nothing typed, picked or chosen in it reaches an agent. */
+  readOnly?: boolean;
 }
 
 export interface TabsView {
@@ -35,3 +37,6 @@ export interface HistoryView {
   /** Why some agents' sessions are missing (cannot list, not running, …). */
   notes: string[];
 }
+
+/** What the controls of a read-only tab say instead of acting. */
+export const READ_ONLY_REASON = 'A replay: nothing is sent';

@@ -77,6 +77,7 @@ export class SessionTab implements Disposable {
       busy: this.session.turnView.running,
       waiting: this.session.thread.findLastToolCall((tool) => tool.permission !== null) !== undefined,
       canFork: this.session.history.fork && this.session.currentSessionId !== null && !this.session.turnView.running,
+      readOnly: this.readOnly,
     };
   }
 

@@ -84,7 +84,8 @@ before(async () => {
   tandem = await openTandemWorkbench(where, {
     settings: {
       'tandem.defaultAgent': 'scripted',
-      'tandem.agents': { scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args } },
+      // With session options, so the replay has pickers to show read-only.
+      'tandem.agents': { scripted: { label: 'Scripted agent', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_OPTIONS: 'config' } } },
       'files.simpleDialog.enable': true,
     },
   });
@@ -168,9 +169,22 @@ describe('frame inspector in code-server', () => {
     assert.ok((await replayed.locator('.frame-row[data-index]').allInnerTexts()).every((text) => text.includes('read-1')));
     panel = await webviewFrame(page, '#tandem-root', 30_000);
 
+    // Its controls say, to the eye and to a screen reader, that nothing is sent; typing and Enter send nothing.
+    const box = panel.locator('#composer-input textarea');
+    await panel.locator('#read-only-reason', { hasText: 'A replay: nothing is sent' }).waitFor({ timeout: 10_000 });
+    assert.equal(await box.getAttribute('readonly'), '', 'the message box is read-only');
+    assert.match(await box.getAttribute('aria-label') ?? '', /read-only\. A replay: nothing is sent/);
+    assert.equal(await panel.locator('#send-button').getAttribute('disabled'), '', 'Send is disabled');
+    const pickers = panel.locator('#config-pickers select, #config-pickers button');
+    assert.ok(await pickers.count() > 0, 'the recorded session options are shown');
+    assert.deepEqual(await pickers.evaluateAll((nodes) => nodes.map((node) => (node as HTMLSelectElement).disabled && (node as HTMLSelectElement).title.includes('A replay: nothing is sent'))), Array(await pickers.count()).fill(true), 'every option picker is disabled and says why');
+    await screenshot(page, 'e2e-replay-read-only');
     const before = await renderedCards(panel);
-    await send('this goes nowhere');
+    await box.click();
+    await page.keyboard.type('this goes nowhere');
+    await page.keyboard.press('Enter');
     await page.waitForTimeout(1000);
+    assert.equal(await box.inputValue(), '', 'nothing could be typed');
     assert.deepEqual(await renderedCards(panel), before, 'nothing is sent from a replay');
   });
 });

@@ -45,6 +45,7 @@ export const THEMES = [
   { name: 'light', setting: 'Light 2026', workbenchClass: 'vs' },
   { name: 'dark', setting: 'Dark 2026', workbenchClass: 'vs-dark' },
   { name: 'high-contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black' },
+  { name: 'high-contrast-light', setting: 'Default High Contrast Light', workbenchClass: 'hc-light' },
 ] as const;
 
 export type Theme = (typeof THEMES)[number];

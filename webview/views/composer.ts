@@ -5,8 +5,14 @@ import { Attachments, type PromptContext } from './attachments';
 import { CompletionList, findTrigger, matchCommands, MentionSource, type CompletionItem, type Trigger } from './completion';
 import type { MentionView, PromptQueueView } from '../../src/contract/conversationView';
 import { QueuedMessagesView } from './queuedMessages';
+import { READ_ONLY_REASON } from '../../src/contract/sessionTabsView';
 
-type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
+type TextArea = HTMLElement & { value: string; readonly: boolean; wrappedElement?: HTMLTextAreaElement };
+
+/** The box grows with its text up to this many lines, then scrolls: the thread above keeps most of a narrow side bar. */
+const MAX_LINES = 10;
+const PLACEHOLDER = 'Ask the agent (/ commands, @ files)';
+const LABEL = 'Message to the agent. Enter sends, Shift+Enter adds a line, / for commands, @ to mention files';
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line, Escape or Stop cancels the turn.
@@ -28,6 +34,10 @@ export class ComposerView {
   private readonly local: LocalState;
   private historyIndex: number | null = null;
   private trigger: Trigger | null = null;
+  private readOnly = false;
+  private readonly readOnlyReason = el('div', { class: 'read-only-reason', id: 'read-only-reason', role: 'note', hidden: '' }, READ_ONLY_REASON);
+  private width = 0;
+  private readonly resizeObserver = new ResizeObserver(() => this.refit());
 
   constructor(private readonly host: HostChannel, private readonly conversation: ConversationStore) {
     this.local = host.loadLocalState();
@@ -35,14 +45,17 @@ export class ComposerView {
     this.mentions = new MentionSource(host.post);
     this.input = document.createElement('vscode-textarea') as TextArea;
     this.input.id = 'composer-input';
-    this.input.setAttribute('rows', '3');
-    this.input.setAttribute('resize', 'vertical');
-    this.input.setAttribute('placeholder', 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ to mention files)');
-    this.input.setAttribute('aria-label', 'Message to the agent');
-    this.input.value = this.local.draft;
+    this.input.setAttribute('rows', '1');
+    this.input.setAttribute('placeholder', PLACEHOLDER);
+    this.input.setAttribute('title', LABEL);
+    this.input.setAttribute('aria-label', LABEL);
+    // `label` names the inner textarea, the one that takes focus; aria-label names only the outer element.
+    this.input.setAttribute('label', LABEL);
+    this.setText(this.local.draft);
     this.input.addEventListener('input', () => {
       this.local.draft = this.input.value;
       this.host.saveLocalState(this.local);
+      this.fit();
       this.updateCompletion();
     });
     this.input.addEventListener('keydown', (event: KeyboardEvent) => this.onKey(event));
@@ -52,27 +65,45 @@ export class ComposerView {
     this.sendButton.id = 'send-button';
     this.sendButton.addEventListener('click', () => (this.running && !this.input.value.trim() ? this.stop() : this.send()));
     this.queue = new QueuedMessagesView(host.post, (prompt) => {
-      this.input.value = prompt.text;
+      this.setText(prompt.text);
       this.attachments.restore(prompt);
       this.input.focus();
     });
     this.element = el('footer', { class: 'composer' },
-      this.queue.element, this.completion.element, this.attachments.element, this.input, this.hint, this.attachments.status,
+      this.queue.element, this.completion.element, this.attachments.element, this.readOnlyReason, this.input, this.hint, this.attachments.status,
       el('div', { class: 'composer-actions' }, this.toolbar, this.sendButton));
     this.element.addEventListener('dragover', (event) => event.preventDefault());
     this.element.addEventListener('drop', (event: DragEvent) => void this.takeFiles(event, [...(event.dataTransfer?.files ?? [])]));
     this.setRunning(false);
+    this.resizeObserver.observe(this.input);
   }
 
+  /** Focus without scrolling anything: the thread stays where the user was reading. */
   focus(): void {
-    this.input.focus();
+    this.input.focus({ preventScroll: true });
+  }
+
+  /** A tab nothing is sent from: the box can be read and focused, says why, and sends nothing. */
+  setReadOnly(readOnly: boolean): void {
+    if (readOnly === this.readOnly) return;
+    this.readOnly = readOnly;
+    this.readOnlyReason.hidden = !readOnly;
+    this.input.readonly = readOnly;
+    this.input.toggleAttribute('readonly', readOnly);
+    const label = readOnly ? `Message to the agent, read-only. ${READ_ONLY_REASON}` : LABEL;
+    this.input.setAttribute('aria-label', label);
+    this.input.setAttribute('label', label);
+    this.input.setAttribute('placeholder', readOnly ? READ_ONLY_REASON : PLACEHOLDER);
+    this.sendButton.toggleAttribute('disabled', readOnly);
+    this.sendButton.setAttribute('aria-disabled', String(readOnly));
+    this.setRunning(this.running);
   }
 
   setRunning(running: boolean): void {
     this.running = running;
     this.sendButton.textContent = running ? 'Stop' : 'Send';
     this.sendButton.setAttribute('icon', running ? 'debug-stop' : 'send');
-    this.sendButton.setAttribute('title', running ? 'Stop the agent (Escape); type to queue a message' : 'Send (Enter)');
+    this.sendButton.setAttribute('title', this.readOnly ? READ_ONLY_REASON : running ? 'Stop the agent (Escape); type to queue a message' : 'Send (Enter)');
     this.sendButton.toggleAttribute('secondary', running);
     document.body.dataset.turn = running ? 'running' : 'idle';
   }
@@ -130,7 +161,7 @@ export class ComposerView {
     const end = trigger.start + 1 + trigger.query.length;
     const inserted = item.kind === 'command' ? `/${item.command.name} ` : `@${item.mention.label} `;
     if (item.kind === 'mention') this.attachments.addMention(item.mention);
-    this.input.value = `${text.slice(0, trigger.start)}${inserted}${text.slice(end)}`;
+    this.setText(`${text.slice(0, trigger.start)}${inserted}${text.slice(end)}`);
     const caret = trigger.start + inserted.length;
     this.input.wrappedElement?.setSelectionRange(caret, caret);
     this.trigger = null;
@@ -162,24 +193,24 @@ export class ComposerView {
     const next = up ? Math.max(0, current - 1) : current + 1;
     if (next >= history.length) {
       this.historyIndex = null;
-      this.input.value = '';
+      this.setText('');
     } else {
       this.historyIndex = next;
-      this.input.value = history[next] ?? '';
+      this.setText(history[next] ?? '');
     }
     return true;
   }
 
   private send(): void {
     const text = this.input.value.trim();
-    if (!text) return;
+    if (!text || this.readOnly) return;
     const context = this.attachments.take();
     this.attachments.say(null);
     this.local.history = [...this.local.history.filter((item) => item !== text), text].slice(-100);
     this.local.draft = '';
     this.historyIndex = null;
     this.host.saveLocalState(this.local);
-    this.input.value = '';
+    this.setText('');
     this.hint.hidden = true;
     // The host sends it now or queues it behind the running turn.
     this.post(text, context);
@@ -191,6 +222,36 @@ export class ComposerView {
       ...(context.mentions.length > 0 ? { mentions: context.mentions } : {}),
       ...(context.images.length > 0 ? { images: context.images } : {}),
     });
+  }
+
+  /** Text put in the box by code, not typed: the box takes its height once the element has drawn it. */
+  private setText(text: string): void {
+    this.input.value = text;
+    requestAnimationFrame(() => this.fit());
+  }
+
+  /** A new width wraps the text differently. */
+  private refit(): void {
+    const width = this.input.clientWidth;
+    if (width === this.width) return;
+    this.width = width;
+    this.fit();
+  }
+
+  /** As tall as its text, from one line up to MAX_LINES (CSSOM: the CSP allows no inline styles). */
+  private fit(): void {
+    const area = this.input.wrappedElement;
+    if (!area) return;
+    const style = getComputedStyle(area);
+    const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const borders = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    // At `auto` the box is its one row: a line's height as drawn (the line-height is usually "normal").
+    area.style.height = 'auto';
+    const line = area.clientHeight - padding;
+    const wanted = area.scrollHeight + borders;
+    const max = line * MAX_LINES + padding + borders;
+    area.style.height = `${Math.ceil(Math.min(wanted, max))}px`;
+    area.style.overflowY = wanted > max ? 'auto' : 'hidden';
   }
 
   private stop(): void {

@@ -4,6 +4,7 @@ import type { ConversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
 import type { PostToHost } from '../vscodeApi';
 import { RateLimitsView } from './agentExtrasRows';
+import { READ_ONLY_REASON } from '../../src/contract/sessionTabsView';
 
 function renderUsage(usage: UsageView | null): HTMLElement {
   if (!usage) return el('span', { class: 'usage-meter', id: 'usage-meter', hidden: '' });
@@ -70,6 +71,7 @@ export class ComposerBar {
   private usage: HTMLElement = renderUsage(null);
   private readonly rateLimits = new RateLimitsView();
   private lastControls = '';
+  private readOnly = false;
 
   constructor(private readonly post: PostToHost, private readonly conversation: ConversationStore, onTogglePermissions: () => void) {
     this.follow = el('button', { class: 'icon-toggle', id: 'follow-agent', 'aria-pressed': 'false', title: 'Follow the agent: open each file it touches in the editor', 'aria-label': 'Follow the agent' }, icon('eye'));
@@ -85,6 +87,22 @@ export class ComposerBar {
     this.permissionsButton.setAttribute('aria-pressed', String(open));
   }
 
+  /** A tab nothing is sent from: its options show their values, greyed out, and say why they cannot change. */
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly = readOnly;
+    this.applyReadOnly();
+  }
+
+  private applyReadOnly(): void {
+    this.pickers.setAttribute('aria-description', this.readOnly ? READ_ONLY_REASON : '');
+    for (const control of this.pickers.querySelectorAll<HTMLSelectElement | HTMLButtonElement>('select, button')) {
+      control.disabled = this.readOnly;
+      const label = control.getAttribute('data-label') ?? control.title;
+      control.setAttribute('data-label', label);
+      control.title = this.readOnly ? `${label} (${READ_ONLY_REASON})` : label;
+    }
+  }
+
   private render(): void {
     const view = this.conversation.view;
     const controlsKey = JSON.stringify(view.controls);
@@ -92,6 +110,7 @@ export class ComposerBar {
     if (controlsKey !== this.lastControls) {
       this.lastControls = controlsKey;
       this.pickers.replaceChildren(...view.controls.map((control) => renderPicker(control, this.post)));
+      this.applyReadOnly();
     }
     this.follow.setAttribute('aria-pressed', String(view.followAgent));
     this.follow.classList.toggle('on', view.followAgent);

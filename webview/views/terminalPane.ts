@@ -40,7 +40,7 @@ export class TerminalPane {
   private readonly resizeObserver = new ResizeObserver(() => this.fit());
 
   constructor(private state: TerminalStateView, private interactive: boolean, private readonly screens: TerminalScreens, private readonly post: PostToHost) {
-    this.element = el('div', { class: 'terminal-pane', 'data-terminal-id': state.terminalId, role: 'group', 'aria-label': `Terminal: ${state.command}` }, this.header, this.screen);
+    this.element = el('div', { class: 'terminal-pane', 'data-terminal-id': state.terminalId, role: 'group', 'aria-label': `Terminal: ${state.command}`, tabindex: '-1' }, this.header, this.screen);
     this.renderHeader();
   }
 
@@ -109,6 +109,7 @@ export class TerminalPane {
     const term = this.screens.open(this.screen, this.columns(font), font);
     this.term = term;
     term.write(HIDE_CURSOR);
+    term.attachCustomKeyEventHandler((event) => this.leaveOnKey(event));
     const pending = this.pending.join('');
     this.pending = [];
     this.pendingChars = 0;
@@ -129,6 +130,20 @@ export class TerminalPane {
     this.resizeObserver.disconnect();
     this.term?.dispose();
     this.element.remove();
+  }
+
+  /**
+   * The pane only shows output (xterm takes no input here, `disableStdin`), so it never keeps the
+   * keyboard: Tab and Shift+Tab move on as anywhere else, Escape goes to the pane itself, from where Tab goes on.
+   * False: xterm leaves the key to the browser.
+   */
+  private leaveOnKey(event: KeyboardEvent): boolean {
+    if (event.key === 'Tab') return false;
+    if (event.key !== 'Escape') return true;
+    if (event.type === 'keydown') {
+      this.element.focus({ preventScroll: true });
+    }
+    return false;
   }
 
   private elapsedMs(): number {

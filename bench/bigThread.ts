@@ -72,13 +72,19 @@ const TIMED_POSTS = `async ({ messages, selector }) => {
     afterPaint.port2.postMessage(null);
   }));
   const elapsed = performance.now() - started;
-  if (selector !== null && !document.querySelector(selector)) throw new Error(selector + ' was not drawn in the frame after its message');
+  if (selector === null) return elapsed;
+  const drawn = document.querySelector(selector);
+  if (!drawn) throw new Error(selector + ' was not drawn in the frame after its message');
+  // The thread follows its end: the card must be where the user looks, not only in the document.
+  const view = document.getElementById('thread').getBoundingClientRect();
+  const box = drawn.getBoundingClientRect();
+  if (box.height === 0 || box.top < view.top - 1 || box.bottom > view.bottom + 1) throw new Error(selector + ' was drawn out of view');
   return elapsed;
 }`;
 
 /**
  * Posts each message to the panel as the host's messages arrive, then waits until the panel
- * handled the last one and the frame after it is painted; fails if `selector` is not drawn by then.
+ * handled the last one and the frame after it is painted; fails if `selector` is not drawn in view by then.
  * Milliseconds from the first post.
  */
 async function timedPosts(page: Page, messages: HostToWebview[], selector: string | null): Promise<number> {

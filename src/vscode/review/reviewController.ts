@@ -81,11 +81,14 @@ export class ReviewController extends DisposableBase implements ReviewSource {
 
   private readonly writer: ReviewWriter;
   /**
-   * Undos and redos being written now. The ledger is saved only once they are done: its state
-   * holds whole file texts (megabytes for a big file and its redo), and serialising and sending
-   * that to the editor's storage would compete with the very edit and save the user waits for.
+   * Undos and redos being written now. The views hear of the ledger's change, and the ledger is
+   * saved, once they are done: re-rendering the review (panel, CodeLens, decorations) and
+   * serialising megabytes of file text to the editor's storage would otherwise compete with the
+   * very edit and save the user waits for, and an undo that could not be written (pending again)
+   * shows no change at all instead of two.
    */
   private writesUnderWay = 0;
+  private changedDuringWrites = false;
   private saveWaits = false;
 
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
@@ -99,14 +102,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     });
     // Disposed first (the store goes in reverse): what changed just before a reload is saved, not dropped.
     this.register(toDisposable(() => {
-      if (this.saveWaits) this.save.schedule();
+      if (this.saveWaits || this.changedDuringWrites) this.save.schedule();
       this.save.flush();
       this.saveFeedback.flush();
     }));
-    this.register(this.ledger.onDidChange(() => {
-      this.changeEmitter.fire();
-      this.scheduleSave();
-    }));
+    this.register(this.ledger.onDidChange(() => this.ledgerChanged()));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document);
     }));
@@ -180,16 +180,25 @@ export class ReviewController extends DisposableBase implements ReviewSource {
       this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
     } finally {
       this.writesUnderWay--;
-      if (this.writesUnderWay === 0 && this.saveWaits) {
-        this.saveWaits = false;
-        this.save.schedule();
-      }
+      if (this.writesUnderWay === 0) this.writesDone();
     }
   }
 
-  private scheduleSave(): void {
-    if (this.writesUnderWay > 0) this.saveWaits = true;
-    else this.save.schedule();
+  private ledgerChanged(): void {
+    if (this.writesUnderWay > 0) {
+      this.changedDuringWrites = true;
+      return;
+    }
+    this.changeEmitter.fire();
+    this.save.schedule();
+  }
+
+  private writesDone(): void {
+    const [changed, save] = [this.changedDuringWrites, this.saveWaits];
+    this.changedDuringWrites = false;
+    this.saveWaits = false;
+    if (changed) this.ledgerChanged();
+    else if (save) this.save.schedule();
   }
 
   private showError(sentence: string): void {

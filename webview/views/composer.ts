@@ -7,7 +7,7 @@ import type { MentionView, PromptQueueView } from '../../src/contract/conversati
 import { QueuedMessagesView } from './queuedMessages';
 import { READ_ONLY_REASON } from '../../src/contract/sessionTabsView';
 
-type TextArea = HTMLElement & { value: string; readonly: boolean; wrappedElement?: HTMLTextAreaElement };
+type TextArea = HTMLElement & { value: string; readonly: boolean; label: string; wrappedElement?: HTMLTextAreaElement };
 
 /** The box grows with its text up to this many lines, then scrolls: the thread above keeps most of a narrow side bar. */
 const MAX_LINES = 10;
@@ -49,8 +49,8 @@ export class ComposerView {
     this.input.setAttribute('placeholder', PLACEHOLDER);
     this.input.setAttribute('title', LABEL);
     this.input.setAttribute('aria-label', LABEL);
-    // `label` names the inner textarea, the one that takes focus; aria-label names only the outer element.
-    this.input.setAttribute('label', LABEL);
+    // `label` (a property only) names the inner textarea, the one that takes focus; aria-label names only the outer element.
+    this.input.label = LABEL;
     this.setText(this.local.draft);
     this.input.addEventListener('input', () => {
       this.local.draft = this.input.value;
@@ -92,7 +92,7 @@ export class ComposerView {
     this.input.toggleAttribute('readonly', readOnly);
     const label = readOnly ? `Message to the agent, read-only. ${READ_ONLY_REASON}` : LABEL;
     this.input.setAttribute('aria-label', label);
-    this.input.setAttribute('label', label);
+    this.input.label = label;
     this.input.setAttribute('placeholder', readOnly ? READ_ONLY_REASON : PLACEHOLDER);
     this.sendButton.toggleAttribute('disabled', readOnly);
     this.sendButton.setAttribute('aria-disabled', String(readOnly));

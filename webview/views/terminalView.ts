@@ -3,12 +3,6 @@ import type { PostToHost } from '../vscodeApi';
 import { TerminalPane } from './terminalPane';
 import { TerminalScreens } from './terminalScreens';
 
-/** On screen now, or within a screen of it: start at once rather than wait for an observer. */
-function nearViewport(element: HTMLElement): boolean {
-  const box = element.getBoundingClientRect();
-  return box.bottom >= -window.innerHeight && box.top <= window.innerHeight * 2;
-}
-
 /** A pane without a process behind it: a card's terminal whose state has not come (yet), or output reported as text. */
 function placeholderState(terminalId: string, command: string): TerminalStateView {
   return { terminalId, toolCallId: null, origin: 'agent', command, cwd: null, running: false, elapsedMs: 0, exitCode: null, signal: null, truncated: false, released: false };
@@ -23,14 +17,24 @@ export class TerminalPanes {
   private readonly staticTexts = new Map<string, string>();
   private readonly screens: TerminalScreens;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private openScheduled = false;
+  /**
+   * An xterm costs milliseconds and memory, and a long thread can hold thousands of command
+   * outputs: a pane starts only when it comes within a screen of the view. The browser tells
+   * which panes did, after its own layout, so nothing here measures a pane and forces one.
+   */
+  private readonly nearScreen = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      const pane = this.paneByElement.get(entry.target);
+      pane?.openIfShown();
+      if (!pane || pane.started) this.nearScreen.unobserve(entry.target);
+    }
+  }, { rootMargin: '100% 0px 100% 0px' });
+  private readonly paneByElement = new WeakMap<Element, TerminalPane>();
 
   /** `nonce`: the page's, which xterm's own style elements need under the CSP. */
   constructor(private readonly post: PostToHost, nonce: string) {
     this.screens = new TerminalScreens(nonce);
-    // An xterm costs milliseconds and memory, and a long thread can hold thousands of command
-    // outputs: a pane starts only when it comes near the screen, so scrolling is a reason to look.
-    document.addEventListener('scroll', () => this.scheduleOpen(), { capture: true, passive: true });
     // VS Code swaps the body's theme class and variables when the user changes the colour theme.
     new MutationObserver(() => {
       for (const pane of this.panes.values()) pane.applyTheme();
@@ -38,7 +42,10 @@ export class TerminalPanes {
   }
 
   reset(terminals: TerminalSnapshotView[]): void {
-    for (const pane of this.panes.values()) pane.dispose();
+    for (const pane of this.panes.values()) {
+      this.nearScreen.unobserve(pane.element);
+      pane.dispose();
+    }
     this.panes.clear();
     this.staticTexts.clear();
     for (const terminal of terminals) {
@@ -94,21 +101,11 @@ export class TerminalPanes {
     if (!pane) {
       pane = new TerminalPane(state, interactive, this.screens, this.post);
       this.panes.set(terminalId, pane);
+      this.paneByElement.set(pane.element, pane);
+      // Cards are appended after they are built: the browser reports the pane once it is in the document.
+      this.nearScreen.observe(pane.element);
     }
-    this.scheduleOpen();
     return pane;
-  }
-
-  /** Panes start once they are in the document (cards are appended after they are built). */
-  private scheduleOpen(): void {
-    if (this.openScheduled) return;
-    this.openScheduled = true;
-    requestAnimationFrame(() => {
-      this.openScheduled = false;
-      for (const pane of this.panes.values()) {
-        if (!pane.started && pane.element.isConnected && nearViewport(pane.element)) pane.openIfShown();
-      }
-    });
   }
 
   private updateTimer(): void {

@@ -8,18 +8,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { startOpenAIModelServer } from '../support/model-servers/openai';
+import { CODEX, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { codexAgentSpec, type AgentSpec } from '../support/real-agents';
-import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
 
 let workspace: string;
-let tandem: TandemWorkbench | undefined;
+let tandem: AgentWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
-let codex: AgentSpec | undefined;
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -34,22 +32,12 @@ async function expectBytes(path: string, want: string): Promise<void> {
 before(async () => {
   const where = tempWorkspace('codex');
   workspace = where.workspace;
-  model = await startOpenAIModelServer();
-  codex = codexAgentSpec(model.url, { cwd: workspace });
-  tandem = await openTandemWorkbench(where, {
-    settings: {
-      'tandem.defaultAgent': 'demo',
-      // The Codex preset, started the way this machine can run it: the pinned adapter, offline.
-      'tandem.agents': { codex: { command: codex.command, args: codex.args, env: codex.env } },
-    },
-  });
-  ({ page, panel } = tandem);
+  tandem = await openAgentWorkbench(where, CODEX, { settings: { 'tandem.defaultAgent': 'demo' } });
+  ({ page, panel, model } = tandem);
 });
 
 after(async () => {
   await tandem?.close();
-  await model?.close();
-  codex?.dispose();
 });
 
 describe('Codex in code-server', () => {

@@ -8,22 +8,20 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
-import { startClaudeModelServer } from '../support/model-servers/claude';
+import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { clearToasts, dismissOverlays, openNewTab, pickAgent, pickedAgent, readOutputChannel, send, startFromPalette, type Toast, toasts, turnEnd } from '../support/panelUser';
-import { claudeAgentSpec, type AgentSpec } from '../support/real-agents';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
-import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
+import { SAMPLE_WORKSPACE, tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot, webviewFrame } from '../support/workbench';
 
 // What the user pastes; long and unlike anything else, so any copy of it anywhere is found.
 const API_KEY = 'sk-tandem-e2e-7f3a9c1d5e8b2a4f6c0d';
 
-let tandem: TandemWorkbench | undefined;
+let tandem: AgentWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
-let claude: AgentSpec | undefined;
 
 const turns = () => panel.locator('.turn-ended').count();
 
@@ -59,25 +57,19 @@ function paletteCommands(): { command: string; title: string }[] {
 
 before(async () => {
   const where = tempWorkspace('keys', SAMPLE_WORKSPACE);
-  model = await startClaudeModelServer();
-  claude = claudeAgentSpec(model.url, { cwd: where.workspace });
-  const { ANTHROPIC_API_KEY, ...claudeEnv } = claude.env;
   const scripted = scriptedAgentDefinition();
-  tandem = await openTandemWorkbench(where, {
-    // Claude's key comes from the environment, as the README tells users to keep it.
-    env: { ANTHROPIC_API_KEY: ANTHROPIC_API_KEY ?? 'test-key' },
+  tandem = await openAgentWorkbench(where, CLAUDE_CODE, {
     settings: {
       // The tour's edits go ahead without a question, so the review commands have changes to act on.
       'tandem.permissions.autoAllow': { demo: ['search', 'read', 'edit', 'delete'] },
       // The registry as served, without a network: Add Agent from Registry lists it.
       'tandem.registryUrl': `data:application/json,${encodeURIComponent(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'registry.json'), 'utf8'))}`,
-      'tandem.agents': {
-        'claude-code': { command: claude.command, args: claude.args, env: claudeEnv },
-        'scripted-key': { label: 'Scripted key', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_AUTH: 'apikey' } },
-      },
+    },
+    agents: {
+      'scripted-key': { label: 'Scripted key', command: scripted.command, args: scripted.args, env: { SCRIPTED_AGENT_AUTH: 'apikey' } },
     },
   });
-  ({ page, panel } = tandem);
+  ({ page, panel, model } = tandem);
 });
 
 afterEach(async () => {
@@ -86,8 +78,6 @@ afterEach(async () => {
 
 after(async () => {
   await tandem?.close();
-  await model?.close();
-  claude?.dispose();
 });
 
 describe('API keys, the palette and forking in code-server', () => {

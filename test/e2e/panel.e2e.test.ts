@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
 import { hostileContent } from '../support/hostileContent';
-import { openGeminiWorkbench, type GeminiWorkbench } from '../support/geminiWorkbench';
+import { GEMINI_CLI, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
@@ -20,7 +20,7 @@ import { openFile, runCommand, screenshot, webviewFrame } from '../support/workb
 
 let tmp: string;
 let workspace: string;
-let tandem: GeminiWorkbench | undefined;
+let tandem: AgentWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
@@ -88,7 +88,7 @@ before(async () => {
   ({ tmp, workspace } = tempWorkspace('e2e', SAMPLE_WORKSPACE));
   registry = await serveRegistryFixture();
   const scripted = scriptedAgentDefinition();
-  tandem = await openGeminiWorkbench({ tmp, workspace }, {
+  tandem = await openAgentWorkbench({ tmp, workspace }, GEMINI_CLI, {
     settings: {
       'tandem.defaultAgent': 'demo',
       'tandem.registryUrl': registry.url,

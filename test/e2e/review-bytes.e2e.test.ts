@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
-import { openGeminiWorkbench, type GeminiWorkbench } from '../support/geminiWorkbench';
+import { GEMINI_CLI, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { tsxLoader } from '../support/scriptedAgentSpec';
 import { tempWorkspace } from '../support/tandemWorkbench';
@@ -19,7 +19,7 @@ import type { BytesRequest } from './reviewBytesAgent';
 
 let tmp: string;
 let workspace: string;
-let tandem: GeminiWorkbench | undefined;
+let tandem: AgentWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
@@ -149,7 +149,7 @@ const cursorLine = async () => Number(/Ln (\d+)/.exec(await page.locator('[id="s
 
 before(async () => {
   ({ tmp, workspace } = tempWorkspace('exact-review'));
-  tandem = await openGeminiWorkbench({ tmp, workspace }, {
+  tandem = await openAgentWorkbench({ tmp, workspace }, GEMINI_CLI, {
     settings: {
       'tandem.defaultAgent': 'gemini',
       // VS Code's desktop default; in the browser it saves after a second, and unsaved edits are the point here.

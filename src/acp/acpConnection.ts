@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentChannel } from './agentChannel';
 import { agentOutputStream } from './agentOutput';
-import { lineTee, nextConnectionNumber, type FrameListener } from './frames';
+import { LineFrames, lineTee, nextConnectionNumber, type FrameListener } from './frames';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 import { LegacyModelsReader, type LegacyModels } from './legacyModels';
@@ -91,11 +91,20 @@ export class AcpConnection {
     });
     const connection = nextConnectionNumber();
     const updates = new UpdateFastPath((notification) => ports.sessionUpdate(notification));
-    const fromAgent = agentOutputStream(agentProcess.stdout).pipeThrough(lineTee('in', (frame) => {
+    const fromAgentFrames = new LineFrames('in', (frame) => {
       if (this.initializing && this.rawSessionCapabilities === null) this.rawSessionCapabilities = unstableSessionCapabilities(frame.text);
       this.legacyModelsReader.received(frame.text);
       onFrame(frame);
-    }, connection)).pipeThrough(updates.stage());
+    }, connection);
+    // Each read is teed whole before the fast path delivers any update in it.
+    const fromAgent = agentOutputStream(agentProcess.stdout, {
+      start: (pass) => updates.start(pass),
+      read: (chunk) => updates.read(chunk, fromAgentFrames.take(chunk)),
+      end: () => {
+        fromAgentFrames.end();
+        return updates.end();
+      },
+    });
     const toAgentTee = lineTee('out', (frame) => {
       this.legacyModelsReader.sent(frame.text);
       onFrame(frame);

@@ -75,40 +75,69 @@ export function nextConnectionNumber(): number {
 }
 
 /**
- * A pass-through byte stream that reports each complete line it sees. It sits between the
- * process pipes and the SDK, so frames are seen exactly as sent, before any validation.
- * `connection` (from `nextConnectionNumber`) is stamped on each frame.
+ * Reports each complete line of a byte stream as a frame, fed chunk by chunk and synchronously:
+ * it sits between the process pipes and the SDK, so frames are seen exactly as sent, before any
+ * validation. `connection` (from `nextConnectionNumber`) is stamped on each frame.
  */
-export function lineTee(direction: FrameDirection, onFrame: FrameListener, connection?: number): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
+export class LineFrames {
+  private readonly decoder = new TextDecoder();
   // A long line arrives in many chunks: only each new chunk is searched for its end, and the
   // parts are joined once, so a line costs time in proportion to its size.
-  let parts: string[] = [];
-  const emit = () => {
-    const text = parts.length === 1 ? (parts[0] as string) : parts.join('');
-    parts = [];
-    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (line.trim().length > 0) onFrame(connection === undefined ? { at: Date.now(), direction, text: line } : { at: Date.now(), direction, text: line, connection });
-  };
-  const take = (text: string) => {
+  private parts: string[] = [];
+
+  constructor(private readonly direction: FrameDirection, private readonly onFrame: FrameListener, private readonly connection?: number) {}
+
+  /**
+   * Reports the lines `chunk` completes, and returns their text (before a `\r` is cut off, blank
+   * lines included), one for each newline byte in it, so a reader of the same bytes need not
+   * decode them again.
+   */
+  take(chunk: Uint8Array): string[] {
+    return this.split(this.decoder.decode(chunk, { stream: true }), Date.now());
+  }
+
+  /** The stream ended: a last line without its newline is a frame too. */
+  end(): void {
+    const at = Date.now();
+    this.split(this.decoder.decode(), at);
+    if (this.parts.length > 0) this.emit(at);
+  }
+
+  /** `at`: when the read arrived; every line it completes arrived then. */
+  private split(text: string, at: number): string[] {
+    const lines: string[] = [];
     let start = 0;
     for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
-      parts.push(text.slice(start, newline));
-      emit();
+      this.parts.push(text.slice(start, newline));
+      lines.push(this.emit(at));
       start = newline + 1;
     }
-    if (start < text.length) parts.push(start === 0 ? text : text.slice(start));
-  };
+    if (start < text.length) this.parts.push(start === 0 ? text : text.slice(start));
+    return lines;
+  }
+
+  private emit(at: number): string {
+    const { parts, direction, connection } = this;
+    const text = parts.length === 1 ? (parts[0] as string) : parts.join('');
+    this.parts = [];
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (line.trim().length > 0) this.onFrame(connection === undefined ? { at, direction, text: line } : { at, direction, text: line, connection });
+    return text;
+  }
+}
+
+/** `LineFrames` as a pass-through byte stream, for a direction written through web streams. */
+export function lineTee(direction: FrameDirection, onFrame: FrameListener, connection?: number): TransformStream<Uint8Array, Uint8Array> {
+  const frames = new LineFrames(direction, onFrame, connection);
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       // Reported before it is passed on: the write to the agent can be synchronous, and its
       // answer must never be recorded ahead of the request.
-      take(decoder.decode(chunk, { stream: true }));
+      frames.take(chunk);
       controller.enqueue(chunk);
     },
     flush() {
-      take(decoder.decode());
-      if (parts.length > 0) emit();
+      frames.end();
     },
   });
 }

@@ -4,8 +4,9 @@ import { checkedSessionNotification } from './updateCheck';
 const NEWLINE = 0x0a;
 /** Longer lines are passed on to the SDK as they arrive instead of being held for a decision. */
 const MAX_HELD_BYTES = 1024 * 1024;
-/** Only lines holding these bytes are parsed here; an agent that escapes the slash just takes the SDK's path. */
-const UPDATE_METHOD_BYTES = Buffer.from(`"${acp.methods.client.session.update}"`);
+const UPDATE_METHOD = acp.methods.client.session.update;
+/** Only lines holding this are parsed here; an agent that escapes the slash just takes the SDK's path. */
+const QUOTED_UPDATE_METHOD = `"${UPDATE_METHOD}"`;
 /** Exists only between this stage and the SDK's dispatch: the frame tee sits before both. */
 const CAUGHT_UP = '_tandem/sdk_caught_up';
 const CAUGHT_UP_LINE = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: CAUGHT_UP })}\n`);
@@ -18,7 +19,7 @@ function joined(parts: Buffer[], bytes: number): Buffer {
 function updateParams(message: unknown): unknown {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
   const { jsonrpc, method, params } = message as Record<string, unknown>;
-  return jsonrpc === '2.0' && method === acp.methods.client.session.update && !('id' in message) ? params : null;
+  return jsonrpc === '2.0' && method === UPDATE_METHOD && !('id' in message) ? params : null;
 }
 
 /** In stream order: bytes for the SDK, or an update taken here. */
@@ -37,7 +38,6 @@ type Item = Buffer | acp.SessionNotification;
  * has dispatched all of them; whatever comes after the waiting update waits behind it.
  */
 export class UpdateFastPath {
-  private readonly decoder = new TextDecoder();
   private held: Buffer[] = [];
   private heldBytes = 0;
   /** A line too long to hold is being passed on as it comes. */
@@ -45,7 +45,7 @@ export class UpdateFastPath {
   private passedSinceMarker = false;
   private awaitingMarker = false;
   private readonly queue: Item[] = [];
-  private output: TransformStreamDefaultController<Uint8Array> | null = null;
+  private output: ((bytes: Uint8Array) => void) | null = null;
   private drained: (() => void) | null = null;
   private closed = false;
 
@@ -64,31 +64,34 @@ export class UpdateFastPath {
     });
   }
 
-  /** The stage between the frame tee and the SDK's NDJSON framing. */
-  stage(): TransformStream<Uint8Array, Uint8Array> {
-    return new TransformStream<Uint8Array, Uint8Array>({
-      start: (controller) => {
-        this.output = controller;
-      },
-      transform: (received) => {
-        const chunk = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
-        const run: Buffer[] = [];
-        let start = 0;
-        for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
-          this.line(chunk.subarray(start, newline + 1), run);
-          start = newline + 1;
-        }
-        if (start < chunk.length) this.partial(chunk.subarray(start), run);
-        this.pass(run);
-      },
-      flush: () => {
-        // An unterminated last line is the SDK's to frame, as before.
-        if (this.heldBytes > 0) this.pass(this.held);
-        if (this.queue.length === 0 || this.closed) return undefined;
-        return new Promise<void>((resolve) => {
-          this.drained = resolve;
-        });
-      },
+  /** `pass` hands bytes on to the SDK's NDJSON framing. */
+  start(pass: (bytes: Uint8Array) => void): void {
+    this.output = pass;
+  }
+
+  /**
+   * One read of the agent's output, with the text of each line it completes as the frame tee
+   * decoded it (`LineFrames.take`), so each line is decoded once for both.
+   */
+  read(chunk: Buffer, lines: readonly string[]): void {
+    const run: Buffer[] = [];
+    let start = 0;
+    let index = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
+      this.line(chunk, start, newline + 1, lines[index++] ?? '', run);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.partial(chunk.subarray(start), run);
+    this.pass(run);
+  }
+
+  /** Resolves once every update and byte held back has been handed on, or the connection ended. */
+  end(): Promise<void> | undefined {
+    // An unterminated last line is the SDK's to frame, as before.
+    if (this.heldBytes > 0) this.pass(this.held);
+    if (this.queue.length === 0 || this.closed) return undefined;
+    return new Promise<void>((resolve) => {
+      this.drained = resolve;
     });
   }
 
@@ -99,25 +102,21 @@ export class UpdateFastPath {
     this.settle();
   }
 
-  private line(segment: Buffer, run: Buffer[]): void {
+  /** The line at `start..end` of `chunk` (its newline included), after whatever of it is held. */
+  private line(chunk: Buffer, start: number, end: number, text: string, run: Buffer[]): void {
     if (this.passing) {
       this.passing = false;
-      run.push(segment);
+      run.push(chunk.subarray(start, end));
       return;
     }
     const held = this.held;
-    const bytes = this.heldBytes + segment.length;
+    const bytes = this.heldBytes + end - start;
     this.held = [];
     this.heldBytes = 0;
     // However it arrived, a line too long to hold is the SDK's: its size limit applies.
-    if (bytes > MAX_HELD_BYTES) {
-      run.push(...held, segment);
-      return;
-    }
-    const line = held.length === 0 ? segment : joined([...held, segment], bytes);
-    const notification = this.checked(line);
+    const notification = bytes > MAX_HELD_BYTES ? null : this.checked(text);
     if (!notification) {
-      run.push(line);
+      run.push(...held, chunk.subarray(start, end));
       return;
     }
     // The stream of chunks: nothing passed on or waiting, so nothing to keep order with.
@@ -156,10 +155,10 @@ export class UpdateFastPath {
     while (!this.awaitingMarker && !this.closed && this.queue.length > 0) {
       const item = this.queue[0] as Item;
       if (Buffer.isBuffer(item)) {
-        this.output?.enqueue(item);
+        this.output?.(item);
         this.passedSinceMarker = true;
       } else if (this.passedSinceMarker) {
-        this.output?.enqueue(CAUGHT_UP_LINE);
+        this.output?.(CAUGHT_UP_LINE);
         this.passedSinceMarker = false;
         this.awaitingMarker = true;
         return;
@@ -177,12 +176,16 @@ export class UpdateFastPath {
     drained?.();
   }
 
-  private checked(line: Buffer): acp.SessionNotification | null {
-    if (line.indexOf(UPDATE_METHOD_BYTES) < 0) return null;
+  /**
+   * The tee decoded `text` as the SDK decodes a line (bad bytes replaced), except that it keeps
+   * a byte order mark at the start of a line after the first, which JSON.parse refuses: such a
+   * line goes to the SDK, which drops the mark.
+   */
+  private checked(text: string): acp.SessionNotification | null {
+    if (!text.includes(QUOTED_UPDATE_METHOD)) return null;
     let message: unknown;
     try {
-      // Decoded like the SDK decodes a line (a leading BOM dropped, bad bytes replaced).
-      message = JSON.parse(this.decoder.decode(line));
+      message = JSON.parse(text);
     } catch {
       return null;
     }

@@ -2,22 +2,16 @@ import { describeConnectionFailure, sentByAgent, type ConnectionFailure } from '
 import { AgentExitedError, describeExit, exitedSoon } from '../acp/agentExit';
 import type { AgentExit } from '../acp/agentProcess';
 import type { StartupStage } from '../contract/startupView';
-import type { ThreadModel } from '../thread/threadModel';
 import type { Disposable } from '../util/disposable';
-import { errorMessage, type Logger } from '../util/logger';
+import { errorMessage } from '../util/logger';
 import type { ConnectionState } from './connectionState';
-import type { AgentAttachment } from './sessionOpener';
+import type { AgentAttachment, ConversationBasics } from './sessionOpener';
 import { isAuthRequired } from './signIn';
 import { bannerSentence, StartupProgress, STARTUP_TIMEOUTS_MS, stallSentence } from './startupProgress';
 
 /** What the watch acts on in its conversation. */
-export interface WatchedConversation {
-  readonly agentLabel: string;
-  readonly log: Logger;
-  readonly thread: ThreadModel;
+export interface WatchedConversation extends ConversationBasics {
   readonly connection: ConnectionState;
-  /** The agent in use now: news of any other one is stale (whoever let it go said what happened). */
-  attached(): AgentAttachment | null;
   /** The conversation's one way to let go of its agent. */
   detach(): Promise<void>;
   /** The agent answered "authentication required" while opening. */

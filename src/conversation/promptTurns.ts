@@ -1,19 +1,14 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { exitedSoon } from '../acp/agentExit';
-import type { ThreadModel } from '../thread/threadModel';
-import { errorMessage, type Logger } from '../util/logger';
-import type { AgentAttachment } from './sessionOpener';
+import { errorMessage } from '../util/logger';
+import type { AgentAttachment, ConversationBasics } from './sessionOpener';
 import { isAuthRequired } from './signIn';
 import type { PromptText } from './signInFlow';
 import type { Turn, TurnState } from './turnState';
 
 /** What sending a prompt needs of its conversation. */
-export interface PromptingConversation {
-  readonly agentLabel: string;
-  readonly log: Logger;
-  readonly thread: ThreadModel;
+export interface PromptingConversation extends ConversationBasics {
   readonly turns: TurnState;
-  attached(): AgentAttachment | null;
   start(): Promise<boolean>;
   /** Why the agent is not running, as the banner says it. */
   notRunning(): string;

@@ -38,6 +38,15 @@ export interface OpeningConversation {
   sessionKnown(sessionId: string): void;
 }
 
+/** What every part of a conversation knows of it: whose it is, where it logs, its thread, and the agent in use now. */
+export interface ConversationBasics {
+  readonly agentLabel: string;
+  readonly log: Logger;
+  readonly thread: ThreadModel;
+  /** The agent in use now: news of any other one is stale. */
+  attached(): AgentAttachment | null;
+}
+
 /**
  * One conversation's hold on an agent: the host (process and connection, perhaps shared with
  * other conversations), its own place on it, and the services created for it.

@@ -29,10 +29,16 @@ let page: Page;
 
 type AgentsSetting = Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
 
+/** The user's tandem.agents; none while the editor is part way through writing the file. */
 function agentsInSettings(): AgentsSetting {
   const file = join(tandem?.server.userDataDir ?? '', 'User', 'settings.json');
   if (!existsSync(file)) return {};
-  return (JSON.parse(readFileSync(file, 'utf8')) as { 'tandem.agents'?: AgentsSetting })['tandem.agents'] ?? {};
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { 'tandem.agents'?: AgentsSetting })['tandem.agents'] ?? {};
+  } catch (error) {
+    if (error instanceof SyntaxError) return {};
+    throw error;
+  }
 }
 
 /** Add Agent from Registry…, the listing picked, the summary accepted; resolves at the variable's own question. */

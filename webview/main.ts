@@ -36,11 +36,11 @@ function startPanel(): void {
   const host = connectToHost();
   const review = new ReviewStore();
   const conversation = new ConversationStore();
-  const terminals = new TerminalPanes(host.post, nonce);
+  const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
+  const terminals = new TerminalPanes(host.post, nonce, threadElement);
   const paths = new WorkspacePaths();
   const root = document.getElementById('tandem-root') as HTMLElement;
   const header = new HeaderView(host.post);
-  const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
   const thread = new ThreadView(threadElement, { post: host.post, review, terminals, paths }, (message) => host.post(message));
   const composer = new ComposerView(host, conversation);
   const tabsBar = new TabsBar(host.post);

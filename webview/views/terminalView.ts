@@ -22,19 +22,24 @@ export class TerminalPanes {
    * outputs: a pane starts only when it comes within a screen of the view. The browser tells
    * which panes did, after its own layout, so nothing here measures a pane and forces one.
    */
-  private readonly nearScreen = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const pane = this.paneByElement.get(entry.target);
-      pane?.openIfShown();
-      if (!pane || pane.started) this.nearScreen.unobserve(entry.target);
-    }
-  }, { rootMargin: '100% 0px 100% 0px' });
+  private readonly nearScreen: IntersectionObserver;
   private readonly paneByElement = new WeakMap<Element, TerminalPane>();
 
-  /** `nonce`: the page's, which xterm's own style elements need under the CSP. */
-  constructor(private readonly post: PostToHost, nonce: string) {
+  /**
+   * `nonce`: the page's, which xterm's own style elements need under the CSP. `scroller`: the
+   * thread, whose scrolling brings panes near: with it as the root the margin of a screen holds
+   * in the editor's cross-origin webview frame too (against the top page it would be ignored).
+   */
+  constructor(private readonly post: PostToHost, nonce: string, scroller: HTMLElement) {
     this.screens = new TerminalScreens(nonce);
+    this.nearScreen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const pane = this.paneByElement.get(entry.target);
+        pane?.openIfShown();
+        if (!pane || pane.started) this.nearScreen.unobserve(entry.target);
+      }
+    }, { root: scroller, rootMargin: '100% 0px 100% 0px' });
     // VS Code swaps the body's theme class and variables when the user changes the colour theme.
     new MutationObserver(() => {
       for (const pane of this.panes.values()) pane.applyTheme();

@@ -1,5 +1,5 @@
 // The panel by keyboard and at a narrow side bar, in a real VS Code: answering a permission with
-// Enter leaves the keyboard in the message box, a terminal pane lets Tab and Escape out, and the
+// Enter leaves the keyboard on the answered card, a terminal pane lets Tab and Escape out, and the
 // message box starts at one line and grows with its text up to a limit.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -67,7 +67,7 @@ const composerBox = () => panel.locator('#composer-input textarea').evaluate((ar
 }));
 
 describe('the panel by keyboard and at a narrow side bar, in code-server', () => {
-  test('a permission answered with Enter leaves the keyboard in the message box, the answered card still in view', { timeout: 120_000 }, async () => {
+  test('a permission answered with Enter leaves the keyboard on the answered card, still in view, and Tab goes on from there', { timeout: 120_000 }, async () => {
     await send(panel, 'ask edit notes.md');
     const allow = panel.locator('.permission-options vscode-button').first();
     await allow.waitFor({ timeout: 60_000 });
@@ -77,7 +77,9 @@ describe('the panel by keyboard and at a narrow side bar, in code-server', () =>
     await page.keyboard.press('Enter');
     await panel.locator('.agent-message', { hasText: 'Outcome:' }).waitFor({ timeout: 30_000 });
     assert.equal(await panel.locator('.permission-options').count(), 0, 'the question is answered');
-    assert.ok(await focusInside('#composer-input'), `the focus is in the message box, not on ${await focusedControl(panel)}`);
+    assert.ok(await panel.evaluate((id) => document.activeElement?.matches(`.tool-card[data-tool-call-id="${id}"]`) ?? false, cardId), `the focus is on the answered card, not on ${await focusedControl(panel)}`);
+    // Tab goes on from the card: forward to the message box, past nothing above it.
+    await tabTo(page, panel, '#composer-input', { max: 30 });
     await page.keyboard.type('typed after the answer');
     assert.equal(await composerText(panel), 'typed after the answer');
     const inView = await panel.evaluate((id) => {

@@ -5,16 +5,22 @@ const OPTIONS = '.permission-options';
 /**
  * Where the keyboard goes once a permission is answered: the answered card redraws without its
  * buttons, which would drop the focus on the page's body. It moves to the next open question's
- * first button, or else to the message box, without scrolling the thread.
+ * first button, or else onto the answered card itself, so Tab goes on from where the keyboard
+ * was (a turn's next question comes below it); the message box when the card is gone. Nothing
+ * scrolls the thread.
  */
 export class PermissionFocus {
   private observer: MutationObserver | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private answeredCard: string | null = null;
 
   constructor(private readonly thread: HTMLElement, private readonly composer: { focus(): void }) {
     // Capture: the answer's own click handler posts it; this only notes that one was given.
     thread.addEventListener('click', (event) => {
-      if ((event.target as Element | null)?.closest(OPTIONS)) this.awaitRedraw();
+      const target = event.target as Element | null;
+      if (!target?.closest(OPTIONS)) return;
+      this.answeredCard = target.closest('.tool-card')?.getAttribute('data-tool-call-id') ?? null;
+      this.awaitRedraw();
     }, true);
   }
 
@@ -30,8 +36,17 @@ export class PermissionFocus {
     if (active && active !== document.body && active.isConnected) return;
     this.stop();
     const next = this.thread.querySelector<HTMLElement>(`${OPTIONS} vscode-button, ${OPTIONS} button`);
-    if (next) next.focus({ preventScroll: true });
-    else this.composer.focus();
+    if (next) {
+      next.focus({ preventScroll: true });
+      return;
+    }
+    const card = this.answeredCard === null ? null : this.thread.querySelector<HTMLElement>(`.tool-card[data-tool-call-id="${CSS.escape(this.answeredCard)}"]`);
+    if (!card) {
+      this.composer.focus();
+      return;
+    }
+    if (!card.hasAttribute('tabindex')) card.setAttribute('tabindex', '-1');
+    card.focus({ preventScroll: true });
   }
 
   private stop(): void {

@@ -6,7 +6,6 @@ import { repoRoot } from '../test/support/scriptedAgentSpec';
 import { single, type Bench, type Figures } from './figures';
 import { count, table } from './report';
 
-const DIST = path.join(repoRoot, 'dist');
 /** The webview entry as the metafile names its output (paths relative to the repository). */
 const WEBVIEW_ENTRY = 'dist/webview.js';
 
@@ -38,7 +37,7 @@ function measure(files: string[]): Sized {
 
 /** The webview's script files: those a panel loads as it opens (the entry and its static imports), and every one it can load. */
 function webviewFiles(): { initial: string[]; all: string[] } {
-  const { outputs } = JSON.parse(readFileSync(path.join(DIST, 'webview.meta.json'), 'utf8')) as Metafile;
+  const { outputs } = JSON.parse(readFileSync(path.join(repoRoot, '.build', 'webview.meta.json'), 'utf8')) as Metafile;
   const initial = new Set<string>();
   const visit = (file: string) => {
     if (initial.has(file)) return;

@@ -10,8 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const dist = join(root, 'dist');
-/** What the webview build wrote, chunk by chunk and who imports whom: read by the bundle bench, not shipped. */
-const WEBVIEW_METAFILE = 'webview.meta.json';
+/** What the webview build wrote, chunk by chunk and who imports whom: read by the bundle bench, kept out of dist so it is never shipped. */
+const WEBVIEW_METAFILE = join(root, '.build', 'webview.meta.json');
 
 /**
  * zod's namespace export (`z`) re-exports every locale's messages (about 260 KB minified) and a
@@ -60,5 +60,6 @@ if (watch) {
   console.log('watching for changes…');
 } else {
   const results = await Promise.all(targets.map((options) => build(options)));
-  writeFileSync(join(dist, WEBVIEW_METAFILE), JSON.stringify(results[targets.findIndex((options) => options.splitting)].metafile));
+  mkdirSync(dirname(WEBVIEW_METAFILE), { recursive: true });
+  writeFileSync(WEBVIEW_METAFILE, JSON.stringify(results[targets.findIndex((options) => options.splitting)].metafile));
 }

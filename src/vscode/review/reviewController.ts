@@ -69,27 +69,17 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   };
   private readonly actions: Record<ReviewAction, (request: ReviewRequest) => unknown> = {
     keepHunk: onHunk((path, hunkId) => this.ledger.keepHunk(path, hunkId)),
-    undoHunk: onHunk((path, hunkId) => this.write('undo', () => [this.ledger.undoHunk(path, hunkId)])),
+    undoHunk: onHunk((path, hunkId) => this.write('undo', [this.ledger.undoHunk(path, hunkId)])),
     keepFile: onFile((path) => this.ledger.keepFile(path)),
-    undoFile: onFile((path) => this.write('undo', () => [this.ledger.undoFile(path)])),
+    undoFile: onFile((path) => this.write('undo', [this.ledger.undoFile(path)])),
     keepAll: () => this.ledger.keepAll(),
-    undoAll: () => this.write('undo', () => this.ledger.undoAll()),
-    redoUndo: () => this.write('redo', () => this.ledger.redoLastUndo() ?? []),
+    undoAll: () => this.write('undo', this.ledger.undoAll()),
+    redoUndo: () => this.write('redo', this.ledger.redoLastUndo() ?? []),
     openReview: () => vscode.commands.executeCommand('tandem.reviewChanges'),
     openFile: onFile((path) => vscode.commands.executeCommand('tandem.openChange', path)),
   };
 
   private readonly writer: ReviewWriter;
-  /**
-   * Undos and redos being written now. The views hear of the ledger's change, and the ledger is
-   * saved, once they are done: re-rendering the review (panel, CodeLens, decorations) and
-   * serialising megabytes of file text to the editor's storage would otherwise compete with the
-   * very edit and save the user waits for, and an undo that could not be written (pending again)
-   * shows no change at all instead of two.
-   */
-  private writesUnderWay = 0;
-  private changedDuringWrites = false;
-  private saveWaits = false;
 
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
@@ -102,11 +92,13 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     });
     // Disposed first (the store goes in reverse): what changed just before a reload is saved, not dropped.
     this.register(toDisposable(() => {
-      if (this.saveWaits || this.changedDuringWrites) this.save.schedule();
       this.save.flush();
       this.saveFeedback.flush();
     }));
-    this.register(this.ledger.onDidChange(() => this.ledgerChanged()));
+    this.register(this.ledger.onDidChange(() => {
+      this.changeEmitter.fire();
+      this.save.schedule();
+    }));
     this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document);
     }));
@@ -163,42 +155,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     this.feed.documentChanged(path, keepLineEndings(withoutBom(current), document.getText()), !reloadedFromDisk(document));
   }
 
-  /**
-   * Puts undone (or redone) text back where it came from (`take`: the ledger's action, which
-   * says what to write); an undo that could not be written stays pending.
-   */
-  private async write(action: 'undo' | 'redo', take: () => readonly FileWrite[]): Promise<void> {
-    this.writesUnderWay++;
-    if (this.save.pending) {
-      this.save.cancel();
-      this.saveWaits = true;
-    }
-    try {
-      const writes = take();
-      const failures = await (action === 'undo' ? this.writer.undo(writes) : this.writer.redo(writes));
-      if (failures.length === 0) return;
-      this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
-    } finally {
-      this.writesUnderWay--;
-      if (this.writesUnderWay === 0) this.writesDone();
-    }
-  }
-
-  private ledgerChanged(): void {
-    if (this.writesUnderWay > 0) {
-      this.changedDuringWrites = true;
-      return;
-    }
-    this.changeEmitter.fire();
-    this.save.schedule();
-  }
-
-  private writesDone(): void {
-    const [changed, save] = [this.changedDuringWrites, this.saveWaits];
-    this.changedDuringWrites = false;
-    this.saveWaits = false;
-    if (changed) this.ledgerChanged();
-    else if (save) this.save.schedule();
+  /** Puts undone (or redone) text back where it came from; an undo that could not be written stays pending. */
+  private async write(action: 'undo' | 'redo', writes: readonly FileWrite[]): Promise<void> {
+    const failures = await (action === 'undo' ? this.writer.undo(writes) : this.writer.redo(writes));
+    if (failures.length === 0) return;
+    this.showError(writeFailureMessage(failures, (path) => vscode.workspace.asRelativePath(path, false), action, writes.length));
   }
 
   private showError(sentence: string): void {

@@ -334,8 +334,8 @@ describe('Tandem panel in code-server', () => {
     await screenshot(page, 'e2e-review-after-reload');
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
-    // The review lets go of the change once the editor has saved it: the bar goes.
-    await panel.locator('#changes-bar').waitFor({ state: 'hidden', timeout: 30_000 });
+    // The review lets go of the change too (the bar stays, offering "Undo last undo").
+    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 });
   });
   test('conversations as tabs with two agents; a reload brings them back; the history lists a closed one', { timeout: 240_000 }, async () => {
     const tabs = panel.locator('#tabs-bar .tab');

@@ -90,6 +90,12 @@ if [[ ! -x "$NODE_BIN" || "$("$NODE_BIN" --version 2>/dev/null)" != "v$NODE_VERS
   tar -xzf "$NODE_DIR.tmp/$tgz" -C "$NODE_DIR.tmp" --strip-components=1
   rm -f "$NODE_DIR.tmp/$tgz"
   mv "$NODE_DIR.tmp" "$NODE_DIR"
+  # A binary written a moment ago can still refuse to run ("Text file busy") while the file
+  # system finishes with it: wait until it answers before anything else runs it.
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    [[ "$("$NODE_BIN" --version 2>/dev/null)" == "v$NODE_VERSION" ]] && break
+    sleep 1
+  done
 fi
 
 # --- code-server --------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Writable } from 'node:stream';
 
 /**
  * Processes Tandem starts (agents, agents' commands) run in a process group of their own
@@ -62,18 +63,60 @@ export async function stopGroup(leader: GroupLeader, graceMs: number): Promise<v
 
 /**
  * If the editor's extension host dies without disposing (killed, crashed), nothing in it can
- * end a process group any more. A tiny shell outside it watches the host (and, for a group
- * that ends with its leader, the leader) and ends the group when that is gone: SIGTERM, then
- * SIGKILL after a grace. It quits by itself once the group is empty, so nothing finished
- * leaves a watcher behind.
+ * end a process group any more. One tiny shell outside it, started once per host (forking from
+ * a large host pauses it), is told each group on its stdin: it ends a group that lives as long
+ * as its leader when the leader is gone, and every group still alive when its stdin closes (the
+ * host is gone, however it died): SIGTERM, then SIGKILL after a grace. A group found empty is
+ * forgotten, so a later group that gets the same id is never signalled.
  */
-const REAPER_SCRIPT = [
-  'while kill -0 "$1" 2>/dev/null && kill -0 -"$2" 2>/dev/null && { [ "$3" = host ] || kill -0 "$2" 2>/dev/null; }; do sleep 1; done',
-  'kill -0 -"$2" 2>/dev/null || exit 0',
-  'kill -TERM -"$2" 2>/dev/null',
-  'i=0; while [ "$i" -lt 10 ] && kill -0 -"$2" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done',
-  'kill -KILL -"$2" 2>/dev/null',
+const WATCHER_SCRIPT = [
+  'exec 3<&0',
+  '{ { cat <&3; echo gone; } & while echo tick; do sleep 1; done; } | {',
+  // Groups that end with their leader, and groups that end with the host.
+  'leaders= others=',
+  'end_groups() {',
+  '  for g in $1; do kill -TERM -"$g" 2>/dev/null; done',
+  '  i=0',
+  '  while [ "$i" -lt 10 ]; do',
+  '    alive=; for g in $1; do kill -0 -"$g" 2>/dev/null && alive=1; done',
+  '    [ -z "$alive" ] && return',
+  '    sleep 0.2; i=$((i + 1))',
+  '  done',
+  '  for g in $1; do kill -KILL -"$g" 2>/dev/null; done',
+  '}',
+  'alive_of() { for g in $1; do kill -0 -"$g" 2>/dev/null && printf "%s " "$g"; done; }',
+  'while read -r word group lifetime; do',
+  '  case $word in',
+  '    add) if [ "$lifetime" = leader ]; then leaders="$leaders $group"; else others="$others $group"; fi ;;',
+  '    gone) end_groups "$leaders $others"; exit 0 ;;',
+  '    tick)',
+  '      others=$(alive_of "$others"); kept= ended=',
+  '      for g in $(alive_of "$leaders"); do if kill -0 "$g" 2>/dev/null; then kept="$kept $g"; else ended="$ended $g"; fi; done',
+  '      leaders=$kept',
+  '      [ -z "$ended" ] || end_groups "$ended" ;;',
+  '  esac',
+  'done',
+  '}',
 ].join('\n');
+
+let watcher: ChildProcessByStdio<Writable, null, null> | null = null;
+
+/** The host's one watcher, started on first use and again if something ended it. */
+function watcherInput(): Writable {
+  if (watcher) return watcher.stdin;
+  const started = spawn('/bin/sh', ['-c', WATCHER_SCRIPT, 'tandem-reaper'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  started.on('error', () => undefined);
+  started.once('exit', () => {
+    if (watcher === started) watcher = null;
+  });
+  // A write after it died must not surface as an unhandled EPIPE; the next group starts another.
+  started.stdin.on('error', () => undefined);
+  // Neither the watcher nor its pipe keeps the host running.
+  started.unref();
+  (started.stdin as Writable & { unref?: () => void }).unref?.();
+  watcher = started;
+  return started.stdin;
+}
 
 /**
  * What a group lives as long as: `leader` (an agent: whatever it started dies with it) or
@@ -85,9 +128,7 @@ export type GroupLifetime = 'leader' | 'host';
 export function startReaper(groupPid: number | undefined, lifetime: GroupLifetime): void {
   if (groupPid === undefined || process.platform === 'win32') return;
   try {
-    const reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'tandem-reaper', String(process.pid), String(groupPid), lifetime], { detached: true, stdio: 'ignore' });
-    reaper.on('error', () => undefined);
-    reaper.unref();
+    watcherInput().write(`add ${groupPid} ${lifetime}\n`);
   } catch {
     // Without a watcher the group is still ended by the host whenever the host lives to do it.
   }

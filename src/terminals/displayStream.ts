@@ -6,9 +6,9 @@ import { isContinuation } from './outputBuffer';
 /** Output is handed to the display at most this often: it draws at a lower rate anyway. */
 const BATCH_MS = 16;
 /**
- * Bytes of one batch that are decoded for the display: four per character covers the most a
- * display keeps (see TerminalDisplays), whatever the script. Older bytes of the same batch
- * would be decoded only to be dropped again.
+ * Bytes of one batch kept for the display: four per character covers the most a display keeps
+ * (see TerminalDisplays), whatever the script. Of those, only as many are decoded as give the
+ * characters it keeps: older ones would be decoded only to be dropped again.
  */
 export const DISPLAY_BYTES = 4 * 256 * 1024;
 
@@ -46,20 +46,48 @@ export class DisplayStream implements Disposable {
   flush(): void {
     this.batch.cancel();
     if (this.pending.length === 0) return;
-    let bytes = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending, this.pendingBytes);
+    const bytes = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
-    if (this.skipped > 0) {
-      // The character cut in two by the drop is skipped whole, and the decoder forgets its half.
-      let start = 0;
-      while (start < bytes.length && start < 3 && isContinuation(bytes[start] as number)) start++;
-      bytes = bytes.subarray(start);
-      this.skipped += start;
-      this.decoder = new StringDecoder('utf8');
-    }
+    const text = this.decodeKept(bytes);
     const skipped = this.skipped;
     this.skipped = 0;
-    this.show(this.decoder.write(bytes), skipped);
+    this.show(text, skipped);
+  }
+
+  /**
+   * The newest bytes of a batch, decoded: as few as give more characters than the display
+   * keeps (a quarter of `keepBytes`: a character takes at most four bytes). More than it keeps,
+   * so every view cuts the text where it would have cut the whole batch.
+   */
+  private decodeKept(bytes: Buffer): string {
+    const keepChars = Math.floor(this.keepBytes / 4);
+    let take = keepChars + 1;
+    while (take < bytes.length) {
+      const decoder = new StringDecoder('utf8');
+      const start = this.characterStart(bytes, bytes.length - take);
+      const text = decoder.write(bytes.subarray(start));
+      if (text.length > keepChars) {
+        this.skipped += start;
+        this.decoder = decoder;
+        return text;
+      }
+      // Wider characters than guessed: as many more bytes as they took per character so far.
+      take = Math.ceil(((keepChars + 1) * take) / Math.max(1, text.length)) + 4;
+    }
+    if (this.skipped === 0) return this.decoder.write(bytes);
+    // Whole reads were dropped: the character cut in two is skipped whole, and the decoder forgets its half.
+    const start = this.characterStart(bytes, 0);
+    this.skipped += start;
+    this.decoder = new StringDecoder('utf8');
+    return this.decoder.write(bytes.subarray(start));
+  }
+
+  /** The first character's start at or after `at`: the rest of a character cut there is skipped. */
+  private characterStart(bytes: Buffer, at: number): number {
+    let start = at;
+    while (start < bytes.length && start - at < 3 && isContinuation(bytes[start] as number)) start++;
+    return start;
   }
 
   /** The command's output ended: everything pending is shown, an incomplete last character too. */

@@ -1,12 +1,12 @@
 import { isRecord } from '../util/untrustedJson';
-import { findSecrets, maskPieces, openSecretStart } from '../util/secrets';
+import { recentContext, secretsOfPiece } from '../util/pieceRedaction';
+import { maskPieces } from '../util/secrets';
 import type { Frame } from './frames';
+import { finished, LARGE_FRAME_CHARS, largeFrameText } from './largeFrameRedaction';
 import { parseFrameText, redactFrameText, redactParsedFrame } from './redact';
 
 /** Updates whose text streams in pieces: a credential can be split between two of them. */
 const STREAMED_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
-/** Streamed text kept per stream, so that the second half of a split credential is recognised. */
-const CONTEXT_CHARS = 8192;
 const MAX_STREAMS = 64;
 /** A piece held back this long (in text) is released even if its last word never ends. */
 const MAX_HELD_CHARS = 16 * 1024;
@@ -33,14 +33,6 @@ function streamedPiece(frame: Frame, message: unknown): StreamedPiece | null {
   return { frame, message, content, text: content.text, stream };
 }
 
-/** The last `CONTEXT_CHARS` of a stream, cut at a word boundary so no credential starts half-way. */
-function recentContext(text: string): string {
-  if (text.length <= CONTEXT_CHARS) return text;
-  const tail = text.slice(-CONTEXT_CHARS);
-  const boundary = tail.search(/\s/);
-  return boundary < 0 ? tail : tail.slice(boundary);
-}
-
 /**
  * Redacts frames in order for every view of the traffic (channel, inspector, exports). Streamed
  * text (`agent_message_chunk` and its kind) is redacted over the text of consecutive pieces,
@@ -55,6 +47,23 @@ export class FrameRedactor {
 
   /** The frames that can be shown now that `frame` arrived, redacted. */
   push(frame: Frame): Frame[] {
+    return frame.text.length > LARGE_FRAME_CHARS ? finished(this.steps(frame)) : this.pushWhole(frame);
+  }
+
+  /**
+   * `push` in steps, for a caller that lets the host do other work between them: a large
+   * frame's long values are redacted a piece per step.
+   */
+  *steps(frame: Frame): Generator<void, Frame[]> {
+    if (frame.text.length > LARGE_FRAME_CHARS) {
+      // A streamed piece is read with the pieces around it instead.
+      const text = yield* largeFrameText(frame.text, (message) => streamedPiece(frame, message) === null);
+      if (text !== undefined) return [...this.release(), { ...frame, text }];
+    }
+    return this.pushWhole(frame);
+  }
+
+  private pushWhole(frame: Frame): Frame[] {
     const message = parseFrameText(frame.text);
     const piece = message === undefined ? null : streamedPiece(frame, message);
     const out = this.held.length > 0 && piece?.stream !== this.held[0]?.stream ? this.release() : [];
@@ -105,10 +114,7 @@ export class FrameRedactor {
     if (!first) return { frames: [], streamed: '' };
     const context = this.contexts.get(first.stream) ?? '';
     const streamed = context + pieces.map((piece) => piece.text).join('');
-    const ranges = findSecrets(streamed);
-    const openAt = /\S$/.test(streamed) ? openSecretStart(streamed) : null;
-    const masks = openAt === null ? ranges : [...ranges, { start: openAt, end: streamed.length }];
-    const texts = maskPieces(pieces.map((piece) => piece.text), masks, '', context.length);
+    const texts = maskPieces(pieces.map((piece) => piece.text), secretsOfPiece(streamed, true), '', context.length);
     const frames = pieces.map((piece, index) => {
       // The parsed message is this redactor's own copy: the piece's text is replaced in place.
       piece.content.text = texts[index];

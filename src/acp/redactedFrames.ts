@@ -1,5 +1,6 @@
 import type { Disposable } from '../util/disposable';
 import { FrameRedactor } from './frameRedaction';
+import { LARGE_FRAME_CHARS } from './largeFrameRedaction';
 import type { Frame } from './frames';
 
 /** How long redaction runs before it lets the host handle anything else. */
@@ -27,6 +28,8 @@ export class RedactedFrames implements Disposable {
   private arrivalsSeen = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private draining: Promise<void> | null = null;
+  /** When the running slice of redaction is used up. */
+  private sliceEnd = 0;
   private disposed = false;
 
   /**
@@ -85,21 +88,42 @@ export class RedactedFrames implements Disposable {
   }
 
   private async drain(): Promise<void> {
+    this.sliceEnd = performance.now() + SLICE_MS;
     while (this.head < this.waiting.length && !this.disposed) {
-      const deadline = performance.now() + SLICE_MS;
-      while (this.head < this.waiting.length && performance.now() < deadline) {
-        const frame = this.waiting[this.head++] as Frame;
-        if (this.holdable(frame)) this.redact(frame);
+      const frame = this.waiting[this.head++] as Frame;
+      if (this.holdable(frame)) {
+        this.held.push(frame);
+        if (frame.text.length <= LARGE_FRAME_CHARS) this.shown(this.redactor.push(frame));
+        else if (!(await this.stepThrough(this.redactor.steps(frame)))) return;
       }
-      this.compact();
-      if (this.head < this.waiting.length) await nextTurn();
+      if (performance.now() >= this.sliceEnd) {
+        this.compact();
+        await this.nextSlice();
+      }
+    }
+    this.compact();
+  }
+
+  /** A large frame's steps; the host gets its turn between them as between frames. False when disposed on the way. */
+  private async stepThrough(steps: Generator<void, Frame[]>): Promise<boolean> {
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        this.shown(step.value);
+        return true;
+      }
+      if (performance.now() >= this.sliceEnd) await this.nextSlice();
+      if (this.disposed) return false;
     }
   }
 
-  private redact(frame: Frame): void {
-    this.held.push(frame);
-    // The redactor shows frames in the order it took them: each one shown is the oldest held.
-    for (const shown of this.redactor.push(frame)) {
+  private async nextSlice(): Promise<void> {
+    await nextTurn();
+    this.sliceEnd = performance.now() + SLICE_MS;
+  }
+
+  /** The redactor shows frames in the order it took them: each one shown is the oldest held. */
+  private shown(frames: readonly Frame[]): void {
+    for (const shown of frames) {
       const original = this.held.shift();
       if (original) this.texts.set(original, shown.text === original.text ? original.text : shown.text);
     }

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { lineTee } from '../src/acp/frames';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import type { HandshakeTarget } from './handshake';
+import { measureLargeFrameRedaction } from './largeFrameRedaction';
 import { count, ms, perSecond, ratio, table } from './report';
 import { WARMUP_ROUNDS, type Cleanup, type Timed } from './resources';
 import { median } from './stats';
@@ -175,6 +176,12 @@ function spread(figure: Figure | undefined): string {
   return `${ratio(figure.value)} (min ${ratio(figure.min ?? figure.value)}, max ${ratio(figure.max ?? figure.value)}, ${figure.runs ?? 1} rounds)`;
 }
 
+/** A time's median with its spread. */
+function range(figure: Figure | undefined): string {
+  if (!figure) return '-';
+  return `${ms(figure.value)} (min ${ms(figure.min ?? figure.value)}, max ${ms(figure.max ?? figure.value)}, ${figure.runs ?? 1} rounds)`;
+}
+
 export const hostIngestBench: Bench = {
   name: 'hostIngest',
   title: 'Host throughput: agent_message_chunk notifications through the host',
@@ -184,6 +191,9 @@ export const hostIngestBench: Bench = {
     const figures = await measureIngest(context);
     const teeLines = await measureTeeLines(throughputRuns);
     Object.assign(figures, prefixed('teeLineMsPerMB', teeLines));
+    context.progress(`throughput: redaction of a 16 MB frame, ${WARMUP_ROUNDS} warm-up + ${throughputRuns} rounds`);
+    const largeFrame = await measureLargeFrameRedaction(throughputRuns);
+    Object.assign(figures, prefixed('largeFrameRedaction', largeFrame));
     const deltas = figures['endToEndTandem.deltas'];
     return {
       section: 'hostIngest',
@@ -203,6 +213,7 @@ export const hostIngestBench: Bench = {
         '   F: the raw client receiving the same flood, session/prompt sent -> response: roughly what the agent and the pipe allow.',
         '   host CPU: this process\'s CPU time during the run; in E and F the agent works in parallel on another core.',
         `   frame tee, one long line in ${PIPE_CHUNK_BYTES / 1024} KiB chunks, ms per MB: ${TEE_LINE_MEGABYTES.map((megabytes) => `${megabytes} MB ${ms(teeLines[`${megabytes}MB`]?.value ?? Number.NaN)}`).join(', ')} (the same for every size when the cost is linear).`,
+        `   redaction of a ${largeFrame.frameMB?.value ?? '?'} MB fs answer the frame store keeps: longest time the host went without a turn while the store redacted it ${range(largeFrame.longestSliceMs)}; the same frame redacted in one go ${range(largeFrame.inOneGoMs)}.`,
         ...(figures.wireLineMatches?.value === 0 ? ['   note: the pre-generated line differs from the line the agent wrote on the wire.'] : []),
       ],
     };

@@ -53,6 +53,8 @@ async function longestBlock<T>(run: () => Promise<T>): Promise<{ result: T; long
   setImmediate(tick);
   const result = await run();
   running = false;
+  // The turn after the end: a run that never let the loop turn is measured too.
+  await new Promise((resolve) => setImmediate(resolve));
   return { result, longest };
 }
 
@@ -101,7 +103,7 @@ describe('a large frame', () => {
   test('kept by the store, it is redacted when the traffic pauses without holding the host up', async (t) => {
     const store = new FrameStore();
     t.after(() => store.dispose());
-    const { content } = sourceFile(10 * MB);
+    const { content } = sourceFile(14 * MB);
     const frame = fsAnswer(content, 2);
     const after = chunk('then a word. ', 3);
     store.record(chunk('before. ', 1));
@@ -110,8 +112,8 @@ describe('a large frame', () => {
     const { result: redacted, longest } = await longestBlock(() => store.redacted([frame, after]));
     assert.ok(redacted?.[0]?.text === redactFrameText(frame.text), 'the same text as the whole frame redacted at once');
     assert.equal(redacted?.[1]?.text, after.text);
-    // In one go this took 1.5-6 s here; one slice is 12 ms and a piece a few ms more.
-    assert.ok(longest < 500, `the host was held up for ${Math.round(longest)} ms`);
+    // In one go this took 0.8-6 s here; one slice is 12 ms and a piece a few ms more.
+    assert.ok(longest < 250, `the host was held up for ${Math.round(longest)} ms`);
   });
 
   test('the steps give what push gives, in the same order', () => {

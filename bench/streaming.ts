@@ -32,7 +32,7 @@ import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, ms, ratio, table } from './report';
 import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
 
-const END_MARKER = 'END-OF-STREAMING-BENCH';
+export const END_MARKER = 'END-OF-STREAMING-BENCH';
 
 const MODEL_PACE = 5_000;
 const PACES: Pace[] = [

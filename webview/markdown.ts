@@ -51,8 +51,24 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(markdown.render(text), purifyConfig);
+let purifier: ReturnType<typeof DOMPurify> | null = null;
+
+/**
+ * Sanitized HTML as nodes, parsed once: handing DOMPurify's own tree over skips serializing it
+ * and parsing the string again (innerHTML), and the configuration is read once, not on every call
+ * (a streamed answer is rendered many times a second). The instance is this module's own, so the
+ * fixed configuration is nobody else's.
+ */
+function sanitized(html: string): DocumentFragment {
+  if (!purifier) {
+    purifier = DOMPurify(window);
+    purifier.setConfig({ ...purifyConfig, RETURN_DOM_FRAGMENT: true });
+  }
+  return purifier.sanitize(html) as unknown as DocumentFragment;
+}
+
+export function renderMarkdown(text: string): DocumentFragment {
+  return sanitized(markdown.render(text));
 }
 
 /**
@@ -66,6 +82,6 @@ function highlightWaitingBlocks(): void {
     const highlighted = code ? highlightCode(code.textContent ?? '', block.dataset.language ?? '', highlightWaitingBlocks) : 'unknown';
     if (highlighted === 'loading') continue;
     block.classList.remove(WAITING);
-    if (code && typeof highlighted === 'object') code.innerHTML = DOMPurify.sanitize(highlighted.html, purifyConfig);
+    if (code && typeof highlighted === 'object') code.replaceChildren(sanitized(highlighted.html));
   }
 }

@@ -2,21 +2,33 @@ import { decorateCodeBlocks } from './codeCopy';
 import { renderMarkdown } from './markdown';
 
 /**
- * Markdown committed per frame. A backlog (a burst after a stall, a reloaded long answer) is
- * rendered a slice per frame instead of in one task long enough to freeze the panel.
+ * Markdown committed per slice, and the time a frame may spend committing slices. A backlog (a
+ * burst after a stall, a reloaded long answer) is rendered over several frames instead of in one
+ * task long enough to freeze the panel (and the editor around it, which shares its thread).
  */
-const COMMIT_PER_FRAME = 16 * 1024;
+const COMMIT_PER_SLICE = 4 * 1024;
+const COMMIT_BUDGET_MS = 6;
+
+/**
+ * Committed slices go into one block until it holds about this much text: the browser checks
+ * every block's visibility each frame (content-visibility: auto), so a long answer is a few dozen
+ * blocks, not one per frame.
+ */
+const BLOCK_CHARS = 8 * 1024;
 
 /**
  * Renders a growing markdown text without re-rendering what is already settled. Text up to
  * the last blank line outside a code fence is committed as finished blocks; only the tail is
  * rendered again as chunks arrive, so the cost per chunk does not grow with the message, and
- * no frame renders more than about COMMIT_PER_FRAME characters.
+ * no frame spends much more than COMMIT_BUDGET_MS committing. Only the text not yet committed is
+ * kept: slicing a long appended string would copy all of it every frame.
  */
 export class StreamingMarkdown {
-  private text = '';
-  private committed = 0;
+  private pending = '';
   private readonly tail: HTMLElement;
+  private shownTail = '';
+  private block: HTMLElement | null = null;
+  private blockChars = 0;
   private dirty = false;
 
   constructor(private readonly container: HTMLElement) {
@@ -26,44 +38,51 @@ export class StreamingMarkdown {
   }
 
   append(chunk: string): void {
-    this.text += chunk;
+    if (chunk === '') return;
+    this.pending += chunk;
     this.dirty = true;
-  }
-
-  reset(text: string): void {
-    this.container.replaceChildren(this.tail);
-    this.text = text;
-    this.committed = 0;
-    this.dirty = true;
-  }
-
-  get fullText(): string {
-    return this.text;
   }
 
   /** Called once per animation frame; true when text is left for the next frame. */
   render(): boolean {
     if (!this.dirty) return false;
     this.dirty = false;
-    const boundary = settledBoundary(this.text, this.committed, this.committed + COMMIT_PER_FRAME);
-    if (boundary > this.committed) {
-      const block = document.createElement('div');
-      block.className = 'md-block';
-      block.innerHTML = renderMarkdown(this.text.slice(this.committed, boundary));
-      decorateCodeBlocks(block);
-      this.container.insertBefore(block, this.tail);
-      this.committed = boundary;
+    const started = performance.now();
+    let boundary = settledBoundary(this.pending, 0, COMMIT_PER_SLICE);
+    while (boundary > 0) {
+      this.commit(this.pending.slice(0, boundary));
+      this.pending = this.pending.slice(boundary);
+      boundary = settledBoundary(this.pending, 0, COMMIT_PER_SLICE);
+      if (boundary > 0 && performance.now() - started > COMMIT_BUDGET_MS) {
+        // The tail would repeat the backlog's text; it is drawn once the backlog is committed.
+        this.showTail('');
+        this.dirty = true;
+        return true;
+      }
     }
-    const backlog = settledBoundary(this.text, this.committed, this.committed) > this.committed;
-    if (backlog) {
-      // The tail would repeat the backlog's text; it is drawn once the backlog is committed.
-      this.tail.replaceChildren();
-      this.dirty = true;
-      return true;
-    }
-    this.tail.innerHTML = renderMarkdown(this.text.slice(this.committed));
-    decorateCodeBlocks(this.tail);
+    this.showTail(this.pending);
     return false;
+  }
+
+  private commit(text: string): void {
+    if (!this.block || this.blockChars >= BLOCK_CHARS) {
+      this.block = document.createElement('div');
+      this.block.className = 'md-block';
+      this.blockChars = 0;
+      this.container.insertBefore(this.block, this.tail);
+    }
+    this.block.append(renderMarkdown(text));
+    this.blockChars += text.length;
+    decorateCodeBlocks(this.block);
+  }
+
+  /** The tail's text drawn, unless it is what the tail already shows. */
+  private showTail(text: string): void {
+    if (text === this.shownTail) return;
+    this.shownTail = text;
+    if (text === '') return this.tail.replaceChildren();
+    this.tail.replaceChildren(renderMarkdown(text));
+    decorateCodeBlocks(this.tail);
   }
 }
 

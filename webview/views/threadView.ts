@@ -3,6 +3,7 @@ import { applyThreadDeltas } from '../../src/contract/threadDeltas';
 import type { NoticeAction, PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { assertNever } from '../../src/util/assertNever';
 import { button, el, icon, textWithCode } from '../dom';
+import { RenderCadence } from '../renderCadence';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import type { PostToHost } from '../vscodeApi';
 import { CheckpointPreviewPanel, checkpointActions, type CheckpointPost } from './checkpointPreview';
@@ -86,6 +87,7 @@ export class ThreadView {
   private readonly rows = new Map<string, Row>();
   private dirty = new Set<Row>();
   private frameRequested = false;
+  private readonly cadence = new RenderCadence();
   private followBottom = true;
   private checkpoints = new Map<string, MessageCheckpointView>();
   private redo: string | null = null;
@@ -281,11 +283,15 @@ export class ThreadView {
   private scheduleFrame(): void {
     if (this.frameRequested) return;
     this.frameRequested = true;
-    requestAnimationFrame(() => {
+    requestAnimationFrame((now) => {
       this.frameRequested = false;
-      const unfinished = [...this.dirty].filter((row) => row.markdown?.render() === true);
+      if (!this.cadence.due(now)) return this.scheduleFrame();
+      const unfinished = this.cadence.render(now, () => {
+        const left = [...this.dirty].filter((row) => row.markdown?.render() === true);
+        if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
+        return left;
+      });
       this.dirty = new Set(unfinished);
-      if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
       if (unfinished.length > 0) this.scheduleFrame();
     });
   }

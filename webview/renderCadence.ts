@@ -1,0 +1,30 @@
+/** A render waits at least this many times the last one's cost after it. */
+const SPACING = 3;
+
+/** Beyond this, a render is never put off (the newest text is never more than this late). */
+const MAX_WAIT_MS = 100;
+
+/**
+ * How often streamed text is drawn. Every frame while drawing is cheap; while an agent floods the
+ * panel each render costs more (more text per frame, the editor's own frames on the same thread),
+ * and spacing renders by their measured cost leaves most of the thread to the editor and the
+ * agent. Nothing is dropped: a render put off draws everything that arrived meanwhile.
+ */
+export class RenderCadence {
+  private renderedAt = Number.NEGATIVE_INFINITY;
+  private costMs = 0;
+
+  /** Whether the frame at `now` (requestAnimationFrame's clock) should render. */
+  due(now: number): boolean {
+    return now - this.renderedAt >= Math.min(MAX_WAIT_MS, this.costMs * SPACING);
+  }
+
+  /** Runs a render in the frame at `now`, timing it (the layout it forces included). */
+  render<T>(now: number, draw: () => T): T {
+    const started = performance.now();
+    const result = draw();
+    this.costMs = performance.now() - started;
+    this.renderedAt = now;
+    return result;
+  }
+}

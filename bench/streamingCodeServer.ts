@@ -29,6 +29,8 @@ export interface CodeServerTurn {
 }
 
 export interface CodeServerStreaming {
+  /** The editor the turns run in (a profiler finds the server's processes and the panel here). */
+  workbench: TandemWorkbench;
   turn(text: string, pace: Pace, marker: string): Promise<CodeServerTurn>;
   close(): Promise<void>;
 }
@@ -114,6 +116,7 @@ export async function openCodeServerStreaming(model: ScriptedModelServer): Promi
   let turns = 0;
   return {
     close,
+    workbench: opened,
     async turn(text, pace, marker) {
       try {
         await freshConversation(opened.panel, turns++ === 0);

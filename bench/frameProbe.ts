@@ -11,17 +11,20 @@ export interface FrameGaps {
   p99FrameMs: number;
   framesOver50: number;
   longTasks: number;
+  /** The longest frames, longest first: when each ended (ms after the probe started) and how long it was. */
+  longest: { endedAt: number; ms: number }[];
 }
 
 /** Starts the probe in `target` (a page, or a frame such as the panel's webview). */
 export async function startFrameProbe(target: Page | Frame): Promise<void> {
   // A string, not a function: the TypeScript loader would add helpers the page does not have.
   await target.evaluate(`(() => {
-    const state = { deltas: [], longTasks: 0, running: true, last: performance.now() };
+    const state = { deltas: [], ends: [], longTasks: 0, running: true, started: performance.now(), last: performance.now() };
     window.__frameProbe = state;
     new PerformanceObserver((list) => { state.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: false });
     const tick = (now) => {
       state.deltas.push(now - state.last);
+      state.ends.push(now - state.started);
       state.last = now;
       if (state.running) requestAnimationFrame(tick);
     };
@@ -31,16 +34,17 @@ export async function startFrameProbe(target: Page | Frame): Promise<void> {
 
 /** Stops the probe started in `target` and summarizes what it saw. */
 export async function stopFrameProbe(target: Page | Frame): Promise<FrameGaps> {
-  const { deltas, longTasks } = await target.evaluate(`(() => {
+  const { deltas, ends, longTasks } = await target.evaluate(`(() => {
     const state = window.__frameProbe;
     state.running = false;
-    return { deltas: state.deltas.slice(1), longTasks: state.longTasks };
-  })()`) as { deltas: number[]; longTasks: number };
+    return { deltas: state.deltas.slice(1), ends: state.ends.slice(1), longTasks: state.longTasks };
+  })()`) as { deltas: number[]; ends: number[]; longTasks: number };
   return {
     maxFrameMs: Math.max(0, ...deltas),
     p99FrameMs: deltas.length > 0 ? percentile(deltas, 99) : 0,
     framesOver50: deltas.filter((delta) => delta > 50).length,
     longTasks,
+    longest: deltas.map((delta, index) => ({ endedAt: ends[index] ?? 0, ms: delta })).sort((a, b) => b.ms - a.ms).slice(0, 5),
   };
 }
 

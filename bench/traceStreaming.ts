@@ -53,7 +53,8 @@ async function turn(panel: Frame, model: ScriptedModelServer, text: string, coun
   return elapsed;
 }
 
-const gaps = (where: string, probe: FrameGaps) => `${where}: longest frame ${probe.maxFrameMs.toFixed(1)} ms, p99 ${probe.p99FrameMs.toFixed(1)} ms, ${probe.framesOver50} frames over 50 ms, ${probe.longTasks} long tasks`;
+const gaps = (where: string, probe: FrameGaps) => `${where}: longest frame ${probe.maxFrameMs.toFixed(1)} ms, p99 ${probe.p99FrameMs.toFixed(1)} ms, ${probe.framesOver50} frames over 50 ms, ${probe.longTasks} long tasks; `
+  + `the longest ended at ${probe.longest.map((frame) => `${frame.endedAt.toFixed(0)} ms (${frame.ms.toFixed(0)} ms)`).join(', ')} after the probe started`;
 
 interface ProfileNode {
   id: number;

@@ -12,6 +12,7 @@
  * --allow-missing-repository -o dist/tandem.vsix`). A heavy run: hold the shared lock.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/code-server';

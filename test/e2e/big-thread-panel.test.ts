@@ -57,6 +57,8 @@ describe('a long thread in the panel', () => {
     assert.deepEqual(await shown(harness, '[data-entry-id="t0"] .tool-title'), { inView: true, hit: true }, 'the first card is drawn once scrolled to');
     assert.equal(await harness.page.locator('[data-entry-id="t0"] .tool-title').innerText(), 'read step 0');
 
+    assert.equal(await harness.page.locator('[data-tool-call-id="call-t1000"]').evaluate((node) => node.checkVisibility({ contentVisibilityAuto: true })), false,
+      'the card to reveal starts out not drawn (its part of the thread is out of view)');
     await harness.post({ type: 'revealToolCall', toolCallId: 'call-t1000' });
     await frames(harness);
     assert.deepEqual(await shown(harness, '[data-tool-call-id="call-t1000"] .tool-title'), { inView: true, hit: true }, 'Show in thread brings a card from far below into view');
@@ -80,6 +82,8 @@ describe('a long thread in the panel', () => {
     await frames(harness);
     assert.deepEqual(await shown(harness, '[data-entry-id="t1999"] .tool-title'), { inView: true, hit: true });
     assert.ok(await atBottom(harness));
+    const order = await harness.page.locator('#thread [data-entry-id]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-entry-id')));
+    assert.deepEqual(order, ['u', ...Array.from({ length: 2_000 }, (_, i) => `t${i}`)], 'every card is in the thread once, in the order it came');
   });
 
   test('open thoughts fold when the agent moves on to something else; one the user opens again stays open', async (t) => {

@@ -10,6 +10,7 @@ import { CheckpointPreviewPanel, checkpointActions, type CheckpointPost } from '
 import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
+import { ThreadBlocks } from './threadBlocks';
 import { carryNest, nestUnderParent, refreshNestOf, renderCompaction, steeredNote } from './agentExtrasRows';
 
 /** An entry's element, and the markdown that streams into it for text entries. */
@@ -71,13 +72,6 @@ function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
 }
 
 /**
- * How many of the newest tool rows are always drawn. Older ones are `settled`: drawn only when
- * scrolled to (media/panel.css), so a long thread costs little to load. The end stays drawn, so
- * scrolling to the bottom lands on real heights, not on the estimate used for rows out of view.
- */
-const DRAWN_AT_END = 40;
-
-/**
  * The conversation. The entries are the contract's list with the host's deltas applied; the
  * rows follow the same deltas so only what changed is drawn again. Streamed text is appended and
  * rendered once per animation frame, and the view follows new content unless the user scrolled up.
@@ -95,10 +89,11 @@ export class ThreadView {
   private emptyState: HTMLElement | null = null;
   /** Thoughts drawn open; the next entry of another kind folds them (searching the whole thread for them per entry made long threads slow). */
   private readonly openThoughts = new Set<HTMLDetailsElement>();
-  private recentToolRows: HTMLElement[] = [];
+  private readonly blocks: ThreadBlocks;
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
+    this.blocks = new ThreadBlocks(container);
     this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
     container.addEventListener('scroll', () => {
       // While new content waits for the next frame's scroll to the end, a scroll event says nothing
@@ -187,7 +182,7 @@ export class ThreadView {
     this.rows.clear();
     this.dirty.clear();
     this.openThoughts.clear();
-    this.recentToolRows = [];
+    this.blocks.clear();
     this.emptyState = null;
     this.container.replaceChildren();
     this.followBottom = true;
@@ -198,20 +193,11 @@ export class ThreadView {
     this.emptyState = null;
     const row = this.createRow(entry);
     this.rows.set(entry.id, row);
-    if (!nestUnderParent(this.container, row.element, entry, this.entries)) placeRow(this.container, row.element, entry);
+    if (!nestUnderParent(this.container, row.element, entry, this.entries)) placeRow(this.blocks.blockFor(entry), row.element, entry);
     // A new non-thought entry means the agent is done thinking: fold earlier thoughts.
     if (entry.kind === 'thought') this.openThoughts.add(row.element as HTMLDetailsElement);
     else this.foldThoughts();
-    if (entry.kind === 'toolCall') this.settleOlderToolRows(row.element);
     if (row.markdown) this.dirty.add(row);
-  }
-
-  private settleOlderToolRows(newest: HTMLElement): void {
-    this.recentToolRows.push(newest);
-    if (this.recentToolRows.length <= DRAWN_AT_END) return;
-    const settled = this.recentToolRows.shift() as HTMLElement;
-    settled.classList.add('settled');
-    settled.parentElement?.closest('.tool-group')?.classList.add('settled');
   }
 
   private update(entry: ThreadEntry): void {
@@ -221,9 +207,6 @@ export class ThreadView {
     carryNest(row.element, next.element);
     row.element.replaceWith(next.element);
     if (this.openThoughts.delete(row.element as HTMLDetailsElement)) this.openThoughts.add(next.element as HTMLDetailsElement);
-    const recent = this.recentToolRows.indexOf(row.element);
-    if (recent >= 0) this.recentToolRows[recent] = next.element;
-    else if (row.element.classList.contains('settled')) next.element.classList.add('settled');
     rowUpdated(next.element, entry);
     refreshNestOf(next.element, this.entries);
     this.rows.set(entry.id, next);

@@ -28,30 +28,32 @@ function refreshGroup(group: HTMLElement): void {
   group.dataset.count = String(cards.length);
 }
 
+/** Whether a row for this entry joins the container's last row: a read or search right after another one, or after a group of them. */
+export function joinsGroup(container: HTMLElement, entry: ThreadEntry): boolean {
+  const last = container.lastElementChild as HTMLElement | null;
+  return groupable(entry) && (last?.classList.contains('tool-group') === true || last?.dataset.groupable === 'true');
+}
+
 /**
- * Places a thread row: a read or search right after another one (or after a group of them)
- * joins that group, so long turns stay readable; anything else is appended as it is.
+ * Places a thread row: one that joins the last row (see joinsGroup) goes into their group, so
+ * long turns stay readable; anything else is appended as it is.
  */
 export function placeRow(container: HTMLElement, element: HTMLElement, entry: ThreadEntry): void {
-  if (!groupable(entry)) {
+  if (groupable(entry)) element.dataset.groupable = 'true';
+  const last = container.lastElementChild as HTMLElement | null;
+  if (!last || !joinsGroup(container, entry)) {
     container.append(element);
     return;
   }
-  element.dataset.groupable = 'true';
-  const last = container.lastElementChild as HTMLElement | null;
-  if (last?.classList.contains('tool-group')) {
+  if (last.classList.contains('tool-group')) {
     last.querySelector(':scope > .tool-group-body')?.append(element);
     refreshGroup(last);
     return;
   }
-  if (last?.dataset.groupable === 'true') {
-    const group = el('details', { class: 'tool-group' }, el('summary', { class: 'tool-group-summary' }), el('div', { class: 'tool-group-body' }));
-    last.replaceWith(group);
-    group.querySelector(':scope > .tool-group-body')?.append(last, element);
-    refreshGroup(group);
-    return;
-  }
-  container.append(element);
+  const group = el('details', { class: 'tool-group' }, el('summary', { class: 'tool-group-summary' }), el('div', { class: 'tool-group-body' }));
+  last.replaceWith(group);
+  group.querySelector(':scope > .tool-group-body')?.append(last, element);
+  refreshGroup(group);
 }
 
 /** A row was re-rendered in place: keep its group's summary right, and open the group if it needs the user. */

@@ -9,18 +9,22 @@
  *   npm run -s package && node --import tsx bench/traceStreaming.ts [characters, default 200000] [profile]
  *
  * With `profile`, the turn is sampled by the JavaScript profiler instead: self time by function.
+ * With `cpu [turns]`, nothing is traced: each of `turns` turns (default 5) prints the CPU time
+ * Chromium's renderer and GPU processes used over it (from /proc), its time and frame gaps.
  *
  * A diagnostic, not a bench section: its figures are one traced turn (tracing slows it down).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CDPSession, Frame } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import type { ScriptedModelServer } from '../test/support/model-servers/script';
 import { pickAgent, send, turnEnd } from '../test/support/panelUser';
 import { claudeAgentSpec, REPO_ROOT } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace } from '../test/support/tandemWorkbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { processesCpuMs } from './processCpu';
+import { median } from './stats';
 import { CHUNK } from './rawAgent';
 import { benchMarkdown, END_MARKER } from './streaming';
 import { describeThreads, summarizeTrace, type TraceEvent } from './traceSummary';
@@ -79,6 +83,24 @@ async function profileSelfTimes(cdp: CDPSession, run: () => Promise<void>): Prom
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([name, time]) => `   ${time.toFixed(0).padStart(6)} ms  ${name}`);
 }
 
+const spread = (values: number[]) => `${Math.min(...values).toFixed(0)} / ${median(values).toFixed(0)} / ${Math.max(...values).toFixed(0)}`;
+
+/** `turns` untraced turns; the renderer and GPU processes of this browser profile only. */
+async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: string, characters: number, turns: number, page: Page): Promise<void> {
+  const cpu = (type: string) => processesCpuMs([`--user-data-dir=${userDataDir}`, `--type=${type}`]) ?? Number.NaN;
+  const rows: { ms: number; renderer: number; gpu: number; gap: number }[] = [];
+  for (let index = 0; index < turns; index++) {
+    const [renderer, gpu] = [cpu('renderer'), cpu('gpu-process')];
+    await startFrameProbe(page);
+    const ms = await turn(panel, model, benchMarkdown(characters), index + 2);
+    const gap = (await stopFrameProbe(page)).maxFrameMs;
+    rows.push({ ms, renderer: cpu('renderer') - renderer, gpu: cpu('gpu-process') - gpu, gap });
+    console.log(`turn ${index + 1}: Enter -> last line ${ms} ms, renderer CPU ${rows[index]?.renderer.toFixed(0)} ms, GPU process CPU ${rows[index]?.gpu.toFixed(0)} ms, longest frame ${gap.toFixed(1)} ms`);
+  }
+  console.log(`min / median / max of ${turns}: Enter -> last line ${spread(rows.map((row) => row.ms))} ms, renderer CPU ${spread(rows.map((row) => row.renderer))} ms, `
+    + `GPU process CPU ${spread(rows.map((row) => row.gpu))} ms, longest frame ${spread(rows.map((row) => row.gap))} ms`);
+}
+
 async function main(): Promise<void> {
   const characters = Number(process.argv[2] ?? 200_000);
   const profiling = process.argv[3] === 'profile';
@@ -94,6 +116,7 @@ async function main(): Promise<void> {
     const { page, panel } = tandem;
     await pickAgent(panel, 'Claude Code');
     await turn(panel, model, benchMarkdown(20_000), 1);
+    if (process.argv[3] === 'cpu') return await cpuTurns(panel, model, tandem.browser.userDataDir, characters, Number(process.argv[4] ?? 5), page);
     const cdp = await page.context().newCDPSession(page);
     let elapsed = 0;
     const measured = async () => {

@@ -13,18 +13,22 @@ const MAX_WAIT_MS = 100;
 export class RenderCadence {
   private renderedAt = Number.NEGATIVE_INFINITY;
   private costMs = 0;
+  private behind = false;
 
-  /** Whether the frame at `now` (requestAnimationFrame's clock) should render. */
+  /**
+   * Whether the frame at `now` (requestAnimationFrame's clock) should render. A backlog the last
+   * render left is worked off every frame (each such render is bounded by its own budget), or it
+   * could grow faster than spaced renders commit it.
+   */
   due(now: number): boolean {
-    return now - this.renderedAt >= Math.min(MAX_WAIT_MS, this.costMs * SPACING);
+    return this.behind || now - this.renderedAt >= Math.min(MAX_WAIT_MS, this.costMs * SPACING);
   }
 
-  /** Runs a render in the frame at `now`, timing it (the layout it forces included). */
-  render<T>(now: number, draw: () => T): T {
+  /** Runs a render in the frame at `now`, timing it (the layout it forces included); `draw` says whether it left work. */
+  render(now: number, draw: () => boolean): void {
     const started = performance.now();
-    const result = draw();
+    this.behind = draw();
     this.costMs = performance.now() - started;
     this.renderedAt = now;
-    return result;
   }
 }

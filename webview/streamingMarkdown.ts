@@ -7,7 +7,7 @@ import { renderMarkdown } from './markdown';
  * task long enough to freeze the panel (and the editor around it, which shares its thread).
  */
 const COMMIT_PER_SLICE = 4 * 1024;
-const COMMIT_BUDGET_MS = 6;
+const COMMIT_BUDGET_MS = 10;
 
 /**
  * Committed slices go into one block until it holds about this much text: the browser checks

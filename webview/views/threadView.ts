@@ -269,10 +269,11 @@ export class ThreadView {
     requestAnimationFrame((now) => {
       this.frameRequested = false;
       if (!this.cadence.due(now)) return this.scheduleFrame();
-      const unfinished = this.cadence.render(now, () => {
-        const left = [...this.dirty].filter((row) => row.markdown?.render() === true);
+      let unfinished: Row[] = [];
+      this.cadence.render(now, () => {
+        unfinished = [...this.dirty].filter((row) => row.markdown?.render() === true);
         if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
-        return left;
+        return unfinished.length > 0;
       });
       this.dirty = new Set(unfinished);
       if (unfinished.length > 0) this.scheduleFrame();

@@ -2,13 +2,10 @@ import type { Disposable } from '../util/disposable';
 import { FrameRedactor } from './frameRedaction';
 import { LARGE_FRAME_CHARS } from './largeFrameRedaction';
 import type { Frame } from './frames';
+import { nextTurn, SLICE_MS } from './redactionSlices';
 
-/** How long redaction runs before it lets the host handle anything else. */
-const SLICE_MS = 12;
 /** Redaction waits for a pause in the traffic this long: while an agent streams, the host has better things to do. */
 const IDLE_MS = 300;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The frames of a store redacted once each, by one redactor in the order they arrived (as the

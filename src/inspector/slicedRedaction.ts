@@ -1,19 +1,22 @@
 import type { Frame, FrameStore } from '../acp/frames';
 import { FrameRedactor } from '../acp/frameRedaction';
+import { pushInSlices, RedactionSlices } from '../acp/redactionSlices';
 
 /** Frames redacted as the traffic log shows them, in their order. */
 export type Redaction = (frames: readonly Frame[]) => Promise<Frame[]>;
 
-/** Frames redacted between two looks at the event loop: a long conversation never stalls the host. */
-const SLICE = 500;
-
-/** The traffic log's redaction over every frame (nothing held back at the end), in slices; the same frames come out, in order. */
+/**
+ * The traffic log's redaction over every frame (nothing held back at the end), in slices of
+ * time: neither a long conversation nor one large frame stalls the host. The same frames come
+ * out, in order.
+ */
 export async function redactInSlices(frames: readonly Frame[]): Promise<Frame[]> {
   const redactor = new FrameRedactor();
+  const slices = new RedactionSlices();
   const out: Frame[] = [];
-  for (let start = 0; start < frames.length; start += SLICE) {
-    for (const frame of frames.slice(start, start + SLICE)) out.push(...redactor.push(frame));
-    await new Promise((resolve) => setImmediate(resolve));
+  for (const frame of frames) {
+    out.push(...await pushInSlices(redactor, frame, slices));
+    await slices.turn();
   }
   out.push(...redactor.releaseStale(Number.POSITIVE_INFINITY));
   return out;

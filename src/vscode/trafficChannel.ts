@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FrameRedactor } from '../acp/frameRedaction';
 import type { Frame, FrameStore } from '../acp/frames';
+import { pushInSlices, RedactionSlices } from '../acp/redactionSlices';
 import { trafficLine } from '../acp/trafficFormat';
 import { CoalescedTask } from '../util/coalescedTask';
 import { DisposableBase } from '../util/disposable';
@@ -14,12 +15,16 @@ const HOLD_MS = 500;
 
 /**
  * "Tandem Traffic": every JSON-RPC frame both ways, secrets redacted. The channel is filled
- * from the frame store when first shown and then follows live, in batches.
+ * from the frame store when first shown, in slices of time (a long conversation or a 16 MB file
+ * answer would otherwise hold the editor up while it is redacted), and then follows live, in
+ * batches. Frames that arrive while it fills wait behind the ones before them.
  */
 export class TrafficChannel extends DisposableBase {
   private channel: vscode.OutputChannel | null = null;
   private readonly redactor = new FrameRedactor();
   private pending: string[] = [];
+  /** While the channel fills: the frames still to redact, in order; new frames join the end. */
+  private backlog: Frame[] | null = null;
   private readonly appendTask = this.register(new CoalescedTask(FLUSH_MS, () => this.appendPending()));
 
   constructor(private readonly frames: FrameStore) {
@@ -32,16 +37,27 @@ export class TrafficChannel extends DisposableBase {
       this.channel = this.register(vscode.window.createOutputChannel('Tandem Traffic'));
       const dropped = this.frames.dropped;
       if (dropped > 0) this.channel.appendLine(`(${dropped} older frames were dropped to bound memory)`);
-      for (const frame of this.frames.frames()) this.take(frame);
-      this.appendPending();
+      this.backlog = [...this.frames.frames()];
+      void this.fill(this.backlog);
     }
     this.channel.show(true);
   }
 
   private onFrame(frame: Frame): void {
     if (!this.channel) return;
+    if (this.backlog) return void this.backlog.push(frame);
     this.take(frame);
     this.appendTask.schedule();
+  }
+
+  private async fill(backlog: Frame[]): Promise<void> {
+    const slices = new RedactionSlices();
+    for (let next = 0; next < backlog.length && !this.store.isDisposed; next++) {
+      for (const redacted of await pushInSlices(this.redactor, backlog[next] as Frame, slices)) this.pending.push(trafficLine(redacted));
+      await slices.turn();
+    }
+    this.backlog = null;
+    if (!this.store.isDisposed) this.appendPending();
   }
 
   private take(frame: Frame): void {

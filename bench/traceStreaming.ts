@@ -11,6 +11,7 @@
  * With `profile`, the turn is sampled by the JavaScript profiler instead: self time by function.
  * With `cpu [turns]`, nothing is traced: each of `turns` turns (default 5) prints the CPU time
  * Chromium's renderer and GPU processes used over it (from /proc), its time and frame gaps.
+ * TANDEM_TRACE_PACE=5000 streams at that many deltas a second instead of a flood.
  *
  * A diagnostic, not a bench section: its figures are one traced turn (tracing slows it down).
  */
@@ -29,6 +30,9 @@ import { CHUNK } from './rawAgent';
 import { benchMarkdown, END_MARKER } from './streaming';
 import { describeThreads, summarizeTrace, type TraceEvent } from './traceSummary';
 
+/** The model's pace (TANDEM_TRACE_PACE deltas a second); unset: as fast as the server writes. */
+const DELTAS_PER_SECOND = process.env['TANDEM_TRACE_PACE'] ? Number(process.env['TANDEM_TRACE_PACE']) : undefined;
+
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'toplevel', 'blink', 'cc', 'gpu', 'v8.execute', '__metadata'];
 
 async function startTracing(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
@@ -45,7 +49,7 @@ async function startTracing(cdp: CDPSession): Promise<() => Promise<TraceEvent[]
 
 /** One turn of `text`; the prompt is the `turn`-th of the conversation. */
 async function turn(panel: Frame, model: ScriptedModelServer, text: string, count: number): Promise<number> {
-  model.enqueue({ text, chunkSize: CHUNK });
+  model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: DELTAS_PER_SECOND });
   const started = Date.now();
   await send(panel, 'Write the long answer');
   // The answer before this one ends with the same marker: wait for this turn's own message first.

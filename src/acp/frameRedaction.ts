@@ -114,7 +114,7 @@ export class FrameRedactor {
     if (!first) return { frames: [], streamed: '' };
     const context = this.contexts.get(first.stream) ?? '';
     const streamed = context + pieces.map((piece) => piece.text).join('');
-    const texts = maskPieces(pieces.map((piece) => piece.text), secretsOfPiece(streamed, true), '', context.length);
+    const texts = maskPieces(pieces.map((piece) => piece.text), secretsOfPiece(streamed, true, context.length), '', context.length);
     const frames = pieces.map((piece, index) => {
       // The parsed message is this redactor's own copy: the piece's text is replaced in place.
       piece.content.text = texts[index];

@@ -1,4 +1,4 @@
-import { findSecrets, maskPieces, openSecretStart, type TextRange } from './secrets';
+import { findSecrets, maskPieces, openSecretStart, searchStart, type TextRange } from './secrets';
 
 /** Text kept from the pieces before, so that the second half of a credential split between two pieces is recognised. */
 const CONTEXT_CHARS = 8192;
@@ -12,14 +12,19 @@ export function recentContext(text: string): string {
 }
 
 /**
- * The credentials in `text`. When it may go on (more pieces follow) and its last word is still
- * open, whatever of that word could begin a credential is masked as well: the rest of it may
- * come in the next piece.
+ * The credentials in `text` that reach past `fresh` (where the piece after its context starts).
+ * When it may go on (more pieces follow) and its last word is still open, whatever of that word
+ * could begin a credential is masked as well: the rest of it may come in the next piece. Only
+ * from the line `fresh` is on is read again (see `searchStart`): a streamed answer's context is
+ * kilobytes and its pieces a few characters each.
  */
-export function secretsOfPiece(text: string, mayGoOn: boolean): TextRange[] {
-  const ranges = findSecrets(text);
-  const openAt = mayGoOn && /\S$/.test(text) ? openSecretStart(text) : null;
-  return openAt === null ? ranges : [...ranges, { start: openAt, end: text.length }];
+export function secretsOfPiece(text: string, mayGoOn: boolean, fresh = 0): TextRange[] {
+  const from = searchStart(text, fresh);
+  const searched = from === 0 ? text : text.slice(from);
+  const found = findSecrets(searched);
+  const openAt = mayGoOn && /\S$/.test(searched) ? openSecretStart(searched) : null;
+  const ranges = openAt === null ? found : [...found, { start: openAt, end: searched.length }];
+  return from === 0 ? ranges : ranges.map((range) => ({ start: range.start + from, end: range.end + from }));
 }
 
 /**
@@ -33,7 +38,7 @@ export class PieceRedaction {
   /** `piece` redacted; `last`: nothing follows it. */
   next(piece: string, last: boolean): string {
     const text = this.context + piece;
-    const [masked = piece] = maskPieces([piece], secretsOfPiece(text, !last), '', this.context.length);
+    const [masked = piece] = maskPieces([piece], secretsOfPiece(text, !last, this.context.length), '', this.context.length);
     this.context = last ? '' : recentContext(text);
     return masked;
   }

@@ -75,8 +75,21 @@ export function isSecretName(name: string): boolean {
 /** The names of JSON keys the traffic log has always treated as secret, on top of `isSecretName`. */
 const SECRET_KEY_SUBSTRINGS = /(api[-_]?key|token|secret|password|passwd|authorization|auth[-_]?header|cookie|credential|private[-_]?key)/i;
 
+/**
+ * Every frame's keys (jsonrpc, method, params, sessionId, update, content, text…) are asked
+ * about, thousands of times a second while an agent streams: the answers are kept, a bounded
+ * number of them (the function is pure, so this shows only in time).
+ */
+const KEY_ANSWERS_MAX = 4096;
+const keyAnswers = new Map<string, boolean>();
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY_SUBSTRINGS.test(key) || isSecretName(key);
+  const known = keyAnswers.get(key);
+  if (known !== undefined) return known;
+  const answer = SECRET_KEY_SUBSTRINGS.test(key) || isSecretName(key);
+  if (keyAnswers.size >= KEY_ANSWERS_MAX) keyAnswers.clear();
+  if (key.length <= 256) keyAnswers.set(key, answer);
+  return answer;
 }
 
 const hasDigit = (value: string) => /\d/.test(value);
@@ -104,7 +117,8 @@ const RULES: readonly Rule[] = [
   // Only as a whole line, and not for camelCase names: `previousKey = key;` is code.
   rule(String.raw`(?:^|\\n)[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+=[ \t]*(${VALUE})(?=[ \t]*(?:$|\\n))`, 2, (match) => secretName(match) && !/[a-z][A-Z]/.test(match[1] ?? ''), 'gm'),
   // "api_key": "value" in text that is not parsed as JSON (escaped or embedded).
-  rule(String.raw`\\?"([A-Za-z_][\w.-]*)\\?"[ \t]*:[ \t]*\\?"([^"\\]+)`, 2, (match) => isSecretKey(match[1] ?? '')),
+  // The value stays on its line (as in JSON), like every rule's but a private key's: see `searchStart`.
+  rule(String.raw`\\?"([A-Za-z_][\w.-]*)\\?"[ \t]*:[ \t]*\\?"([^"\\\r\n]+)`, 2, (match) => isSecretKey(match[1] ?? '')),
   // Headers and YAML: `X-Api-Key: v4lue`; a value without a digit is more often a type than a key.
   rule(String.raw`(?<![\w-])([A-Za-z][\w-]*)["']?[ \t]*:[ \t]*["']?([^\s"',;:\\<>()[\]{}]{6,})`, 2, (match) => secretName(match) && hasDigit(match[2] ?? '')),
   rule(String.raw`(?<![\w-])--?([A-Za-z][\w-]*)(?:=|[ \t]+)(?!-)(${VALUE})`, 2, secretSetting),
@@ -287,17 +301,34 @@ export function openSecretStart(text: string): number | null {
   return reaching[0]?.start ?? null;
 }
 
+/**
+ * Where a search for the credentials that reach past `fresh` into `text` can begin, for a text
+ * read again with more appended (streamed pieces after their context): no rule matches across a
+ * line break except a private key's, so the search begins at the line break before `fresh`
+ * (which the rules that look behind see), or at the BEGIN line of a key still open above it.
+ * The credentials found from there that reach past `fresh` are those a search of the whole text finds.
+ */
+export function searchStart(text: string, fresh: number): number {
+  const lineBreak = fresh > 0 ? text.lastIndexOf('\n', fresh - 1) : -1;
+  if (lineBreak <= 0) return 0;
+  if (text.lastIndexOf('-----BEGIN', fresh) < 0) return lineBreak;
+  const head = text.slice(0, fresh);
+  const keyAt = lastMatchAt(PEM_BEGIN, head);
+  return keyAt > lastMatchAt(PEM_END, head) ? Math.min(keyAt, lineBreak) : lineBreak;
+}
+
+function lastMatchAt(pattern: RegExp, text: string): number {
+  let index = -1;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) index = match.index;
+  return index;
+}
+
 /** A key printed over several log lines is dropped line by line until its END line, within a bound. */
 const MAX_KEY_LINES = 200;
 
 function opensPrivateKey(text: string): boolean {
-  const lastIndex = (pattern: RegExp) => {
-    let index = -1;
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) index = match.index;
-    return index;
-  };
-  return lastIndex(PEM_BEGIN) > lastIndex(PEM_END);
+  return lastMatchAt(PEM_BEGIN, text) > lastMatchAt(PEM_END, text);
 }
 
 /**

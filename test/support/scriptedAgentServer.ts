@@ -8,6 +8,7 @@
  *   slow                 streams 400 chunks 25 ms apart; honours session/cancel
  *   tool                 a read tool call with a location, then completed with text content
  *   permission           an edit tool call that asks permission; replies with the chosen option
+ *   two-permissions      two edit tool calls asking at the same time, long text before and between them; replies with both options
  *   ghost-permission     asks permission for a tool call it never announced
  *   plan                 a plan, updated once
  *   malformed            writes a line that is not JSON, then answers normally
@@ -85,6 +86,21 @@ function coreScenarios(output: Writable, host: ScriptedAgentHost): Record<string
       await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: outcome.startsWith('allow') ? 'completed' : 'failed' });
       await streamText(client, sessionId, `Permission outcome: ${outcome}`);
       return 'end_turn';
+    },
+    async 'two-permissions'(client, sessionId, _rest, signal) {
+      const ask = async (toolCallId: string, title: string) => {
+        await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'edit', status: 'pending' });
+        const answer = await client.request(acp.methods.client.session.requestPermission, { sessionId, options: PERMISSION_OPTIONS, toolCall: { toolCallId } }, { cancellationSignal: signal });
+        return answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+      };
+      const paragraphs = (count: number) => streamText(client, sessionId, Array.from({ length: count }, (_, i) => `Paragraph ${i}.\n\n`).join(''), { chunkSize: 400 });
+      // Text above and between the questions, so the thread scrolls with either one in view.
+      await paragraphs(30);
+      const first = ask('edit-a', 'Edit a.md');
+      await paragraphs(60);
+      const outcomes = await Promise.all([first, ask('edit-b', 'Edit b.md')]);
+      await streamText(client, sessionId, `Permission outcomes: ${outcomes.join(', ')}`);
+      return outcomes.includes('cancelled') ? 'cancelled' : 'end_turn';
     },
     async 'ghost-permission'(client, sessionId, _rest, signal) {
       const answer = await client.request(acp.methods.client.session.requestPermission, {

@@ -27,6 +27,8 @@ export class RedactedFrames implements Disposable {
   private draining: Promise<void> | null = null;
   /** When the running slice of redaction is used up. */
   private sliceEnd = 0;
+  /** Callers waiting in `redacted()`: while there are any, redaction goes on through traffic. */
+  private askers = 0;
   private disposed = false;
 
   /**
@@ -53,7 +55,14 @@ export class RedactedFrames implements Disposable {
    * through this redaction (it was dropped before its turn, or is not the store's).
    */
   async redacted(frames: readonly Frame[]): Promise<Frame[] | null> {
-    await this.settle();
+    this.askers++;
+    try {
+      // A redaction started in a pause may have stopped for traffic just before this call.
+      do await this.settle();
+      while (this.head < this.waiting.length && !this.disposed);
+    } finally {
+      this.askers--;
+    }
     const preview = new Map<Frame, string>();
     this.redactor.preview().forEach((shown, index) => {
       const original = this.held[index];
@@ -84,8 +93,14 @@ export class RedactedFrames implements Disposable {
     return this.draining;
   }
 
+  /**
+   * Started in a pause, it stops at the end of a slice once the traffic has resumed (unless
+   * someone asks for the texts) and goes on in the next pause: an agent that streams again gets
+   * the host, instead of the previous turn's redaction taking it while the answer comes.
+   */
   private async drain(): Promise<void> {
     this.sliceEnd = performance.now() + SLICE_MS;
+    const arrivalsAtStart = this.arrivals;
     while (this.head < this.waiting.length && !this.disposed) {
       const frame = this.waiting[this.head++] as Frame;
       if (this.holdable(frame)) {
@@ -95,6 +110,7 @@ export class RedactedFrames implements Disposable {
       }
       if (performance.now() >= this.sliceEnd) {
         this.compact();
+        if (this.askers === 0 && this.arrivals !== arrivalsAtStart) return this.arm();
         await this.nextSlice();
       }
     }

@@ -85,4 +85,35 @@ describe('frames redacted once, by the store', () => {
     assert.equal(await store.redacted([frames[0] as Frame]), null, 'the first frame left the store unredacted');
     assert.equal((await store.redacted(kept))?.length, 10);
   });
+
+  test('a redaction started in a pause gives the host back when the traffic resumes, and finishes in the next pause', async (t) => {
+    const store = new FrameStore(100_000);
+    t.after(() => store.dispose());
+    const earlier = conversation(1000);
+    for (const frame of earlier) store.record(frame);
+    // The store starts redacting once the traffic has paused: wait until the host is busy with it.
+    const busy = async (ms: number) => {
+      const before = performance.eventLoopUtilization();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return performance.eventLoopUtilization(before).utilization;
+    };
+    const waitedFrom = Date.now();
+    // Quiet first (recording them is over), then busy: the redaction has begun.
+    while ((await busy(20)) > 0.2) assert.ok(Date.now() - waitedFrom < 5000, 'the host never went quiet after recording');
+    while ((await busy(20)) < 0.5) assert.ok(Date.now() - waitedFrom < 5000, 'the store never started redacting in the pause');
+    // The agent streams again: a frame every 5 ms.
+    const later = new FrameScript().open('s2');
+    const streaming = busy(150);
+    const recorded: Frame[] = [];
+    const streamed = setInterval(() => {
+      const frame = later.update('s2', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'more words ' } }).frames.at(-1) as Frame;
+      recorded.push(frame);
+      store.record(frame);
+    }, 5);
+    const utilization = await streaming;
+    clearInterval(streamed);
+    assert.ok(utilization < 0.5, `the host was busy ${Math.round(utilization * 100)}% of the time the agent streamed`);
+    const all = [...earlier, ...recorded];
+    assert.deepEqual((await store.redacted(all))?.map((frame) => frame.text), redactFrames(all).map((frame) => frame.text), 'every frame redacted in the end, as afresh');
+  });
 });

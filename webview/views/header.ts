@@ -1,5 +1,6 @@
 import type { AgentChoiceView, ConnectionView } from '../../src/contract/viewModel';
 import type { SignInMethodView } from '../../src/contract/terminalView';
+import type { TabView } from '../../src/contract/sessionTabsView';
 import { button, el, icon, textWithCode } from '../dom';
 import type { PostToHost } from '../vscodeApi';
 import { failureDetails, stageList } from './startupDetails';
@@ -21,6 +22,9 @@ export class HeaderView {
   private readonly status: HTMLElement;
   private readonly banner: HTMLElement;
   private agentsKey = '';
+  private agents: AgentChoiceView[] = [];
+  private selectedId = '';
+  private activeTab: TabView | undefined;
 
   constructor(private readonly post: PostToHost) {
     this.picker = document.createElement('vscode-single-select') as HTMLElement & { value: string };
@@ -37,18 +41,32 @@ export class HeaderView {
   }
 
   setAgents(agents: AgentChoiceView[], selectedId: string): void {
-    const key = JSON.stringify(agents);
+    this.agents = agents;
+    this.selectedId = selectedId;
+    this.renderPicker();
+  }
+
+  /** The tab in front: a replay's agent is not among the configured ones, yet the picker names it. */
+  setActiveTab(tab: TabView | undefined): void {
+    this.activeTab = tab;
+    this.renderPicker();
+  }
+
+  private renderPicker(): void {
+    const recorded = this.recordedChoice();
+    const key = JSON.stringify([this.agents, recorded]);
     if (key !== this.agentsKey) {
       this.agentsKey = key;
-      this.picker.replaceChildren(...agents.map((agent) => {
-        const option = document.createElement('vscode-option');
-        option.setAttribute('value', agent.id);
-        option.setAttribute('description', agent.description);
-        option.textContent = agent.label;
-        return option;
-      }));
+      this.picker.replaceChildren(...this.agents.map((agent) => option(agent)), ...(recorded ? [option(recorded, true)] : []));
     }
-    this.picker.value = selectedId;
+    this.picker.value = this.selectedId;
+  }
+
+  /** The replayed recording's agent, shown selected and not pickable: picking a configured agent opens a new conversation. */
+  private recordedChoice(): AgentChoiceView | null {
+    const tab = this.activeTab;
+    if (!tab?.readOnly || tab.agentId !== this.selectedId || this.agents.some((agent) => agent.id === this.selectedId)) return null;
+    return { id: tab.agentId, label: tab.agentLabel, description: 'The agent of this recording. Pick another agent to open a new conversation with it.' };
   }
 
   setConnection(connection: ConnectionView): void {
@@ -62,6 +80,15 @@ export class HeaderView {
     this.banner.className = `connection-banner phase-${connection.phase}`;
     this.banner.replaceChildren(...content);
   }
+}
+
+function option(agent: AgentChoiceView, disabled = false): HTMLElement {
+  const element = document.createElement('vscode-option');
+  element.setAttribute('value', agent.id);
+  element.setAttribute('description', agent.description);
+  if (disabled) element.setAttribute('disabled', '');
+  element.textContent = agent.label;
+  return element;
 }
 
 const problemPhases: ReadonlySet<ConnectionView['phase']> = new Set(['failed', 'exited', 'restricted', 'signInRequired']);

@@ -42,6 +42,8 @@ export type PanelAction = (typeof panelActions)[number];
  */
 const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** The webview applied this many `threadDeltas` batches: the host sends the next one (flow control). */
+  z.object({ type: z.literal('threadDeltasApplied'), batches: z.number().int().min(1).max(1_000_000) }),
   z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000), ...promptContextFields }),
   z.object({ type: z.literal('cancelTurn') }),
   z.object({ type: z.literal('queueAction'), action: z.enum(queueActions), id: z.string().min(1).max(100) }),

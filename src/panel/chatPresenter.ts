@@ -280,6 +280,7 @@ export class ChatPresenter implements Disposable {
       ...this.history.handlers,
       ...edits.handlers,
       ...this.links.handlers,
+      ...this.view.handlers,
       setSessionOption: conversation,
       setFollowAgent: conversation,
       requestMentions: conversation,

@@ -7,7 +7,7 @@ import type { SessionTab } from './sessionTab';
  * act for the recorded agent (send, answer, sign in, change options, run, restore) reaches it.
  */
 const LOOKING: ReadonlySet<WebviewToHost['type']> = new Set<WebviewToHost['type']>([
-  'ready', 'selectTab', 'closeTab', 'selectAgent', 'openLink', 'copyText', 'requestMentions', 'setFollowAgent',
+  'ready', 'threadDeltasApplied', 'selectTab', 'closeTab', 'selectAgent', 'openLink', 'copyText', 'requestMentions', 'setFollowAgent',
   'requestHistory', 'openHistory', 'deleteHistory', 'showFrames', 'reviewAction', 'reviewFeedback',
 ]);
 

@@ -4,16 +4,21 @@ import type { Disposable } from '../util/disposable';
 import type { ConversationFeature } from './conversationFeature';
 import { DeltaBatcher } from './deltaBatcher';
 import type { OpenConversations } from './openConversations';
+import type { MessageHandlers } from './panelMessages';
 
 /**
  * The webview's side of the stream: nothing goes out before it says `ready`; then it gets a
  * snapshot of the active conversation, followed by small deltas. Another tab in front, or a
  * reloaded webview, gets a new snapshot, and whatever was pending for the old one is dropped.
+ * The webview acknowledges each delta batch it applied, which paces the next one.
  */
 export class WebviewStream implements Disposable {
   private ready = false;
   private readonly batcher: DeltaBatcher;
   private lastTabsJson = '';
+  readonly handlers: MessageHandlers<'threadDeltasApplied'> = {
+    threadDeltasApplied: (message) => this.batcher.acknowledge(message.batches),
+  };
 
   constructor(
     private readonly post: (message: HostToWebview) => void,

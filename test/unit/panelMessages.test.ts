@@ -15,6 +15,7 @@ import { waitFor } from '../support/waitFor';
 function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K> } {
   return {
     ready: { type: 'ready' },
+    threadDeltasApplied: { type: 'threadDeltasApplied', batches: 1 },
     sendPrompt: { type: 'sendPrompt', text: 'echo every message' },
     cancelTurn: { type: 'cancelTurn' },
     queueAction: { type: 'queueAction', action: 'remove', id: 'no-such-item' },

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { redactFrames } from '../../src/acp/frameRedaction';
 import { FrameStore, type Frame } from '../../src/acp/frames';

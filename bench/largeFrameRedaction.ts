@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { FrameStore, type Frame } from '../src/acp/frames';
 import { redactFrameText } from '../src/acp/redact';
+import { longestBlock } from '../test/support/eventLoopGaps';
 import { distribution, single, type Figures } from './figures';
 import { WARMUP_ROUNDS } from './resources';
 
@@ -34,20 +35,7 @@ async function longestSliceMs(frame: Frame): Promise<number> {
   const store = new FrameStore();
   try {
     store.record(frame);
-    let last = performance.now();
-    let longest = 0;
-    let running = true;
-    const tick = () => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const redacted = await store.redacted([frame]);
-    running = false;
-    // The turn after the end: a redaction that never let the loop turn is measured too.
-    await new Promise((resolve) => setImmediate(resolve));
+    const { result: redacted, longest } = await longestBlock(() => store.redacted([frame]));
     if (!redacted) throw new Error('the store did not keep the frame');
     return longest;
   } finally {

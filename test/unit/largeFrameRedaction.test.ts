@@ -11,6 +11,7 @@ import { FrameStore, type Frame } from '../../src/acp/frames';
 import { redactFrameText } from '../../src/acp/redact';
 import { redactInSlices } from '../../src/inspector/slicedRedaction';
 import { REDACTED } from '../../src/util/secrets';
+import { longestBlock } from '../support/eventLoopGaps';
 import { generated } from '../support/secretFormats';
 
 const MB = 1024 * 1024;
@@ -39,25 +40,6 @@ const chunk = (text: string, at: number): Frame => ({
   direction: 'in',
   text: JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } }),
 });
-
-/** What `run` gave, and the longest time the event loop did not get a turn while it went on. */
-async function longestBlock<T>(run: () => Promise<T>): Promise<{ result: T; longest: number }> {
-  let last = performance.now();
-  let longest = 0;
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const result = await run();
-  running = false;
-  // The turn after the end: a run that never let the loop turn is measured too.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { result, longest };
-}
 
 describe('a large frame', () => {
   test('is redacted exactly as the whole frame is, with every credential masked', () => {

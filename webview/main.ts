@@ -7,6 +7,7 @@ import type { TabsView } from '../src/contract/sessionTabsView';
 import { assertNever } from '../src/util/assertNever';
 import { listenForCodeCopies } from './codeCopy';
 import { ConversationStore } from './conversationStore';
+import { DeltaAcks } from './deltaAcks';
 import { el } from './dom';
 import { ReviewStore } from './reviewStore';
 import { connectToHost } from './vscodeApi';
@@ -39,6 +40,7 @@ function startPanel(): void {
   const threadElement = el('main', { class: 'thread', id: 'thread', 'aria-label': 'Conversation' });
   const terminals = new TerminalPanes(host.post, nonce, threadElement);
   const paths = new WorkspacePaths();
+  const deltaAcks = new DeltaAcks(host.post);
   const root = document.getElementById('tandem-root') as HTMLElement;
   const header = new HeaderView(host.post);
   const thread = new ThreadView(threadElement, { post: host.post, review, terminals, paths }, (message) => host.post(message));
@@ -111,7 +113,7 @@ function startPanel(): void {
       case 'threadDeltas':
         thread.apply(message.deltas);
         planStrip.apply(message.deltas);
-        return;
+        return deltaAcks.batchApplied();
       case 'reviewChanged':
         return review.set(message.review);
       case 'terminalDeltas':

@@ -36,7 +36,7 @@ describe('what agents add on top of ACP, in the panel', () => {
     assert.equal(await nest.locator('article.tool-card').count(), 2, "the subagent's cards are inside");
     assert.match(await nest.locator('.subagent-body').evaluate((node) => node.textContent ?? ''), /The subagent found the bug\./);
     // The main answer is not part of it.
-    assert.equal(await harness.page.locator('.thread > .agent-message, #thread > .agent-message').last().innerText(), 'The subagent is done.');
+    assert.equal(await harness.page.locator('#thread > .thread-block > .agent-message').last().innerText(), 'The subagent is done.');
     await nest.locator('summary').click();
     await screenshot(harness.page, 'agent-extras-subagent');
     await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryUpdated', entry: toolEntry('t1', { toolCallId: 'task-1', title: 'Agent: fix the parser', toolKind: 'think', status: 'completed' }) }] });

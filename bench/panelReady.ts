@@ -24,6 +24,8 @@ const WAYS: Record<Way, string> = { firstOpen: 'first open in a new window', reo
 const TANDEM_ICON = '.activitybar .action-item a[aria-label^="Tandem"], .activitybar .action-item[aria-label^="Tandem"]';
 /** The letter typed: the message box is emptied after every run, so it must read exactly this. */
 const TYPED = 'x';
+/** How long a pressed key is given to show in the message box before the next press. */
+const KEY_SHOWS_WITHIN_MS = 150;
 
 /** The panel's webview document (a webview is an iframe holding the document's iframe). */
 const panelFrame = (page: Page): FrameLocator => page.frameLocator('iframe.webview').first().frameLocator('iframe').first();
@@ -89,18 +91,22 @@ async function openAndType(page: Page): Promise<Opening> {
   const clickedAt = performance.timeOrigin + performance.now();
   const started = performance.now();
   await page.locator(TANDEM_ICON).first().click();
-  for (;;) {
+  let value = '';
+  let readyMs = 0;
+  while (value === '') {
     await input.press(TYPED, { timeout: 30_000 });
-    const value = await input.inputValue();
-    if (value === TYPED) break;
-    if (value !== '') throw new Error(`panelReady bench: the message box holds "${value}" after typing "${TYPED}" into an empty one`);
-    if (performance.now() - started > 30_000) throw new Error('panelReady bench: typing never reached the message box');
+    // A key sent into the webview's frame can be acknowledged before the box shows it: a press
+    // that seemed lost may show a moment later, with the next press beside it.
+    for (const pressedAt = performance.now(); value === '' && performance.now() - pressedAt < KEY_SHOWS_WITHIN_MS;) value = await input.inputValue();
+    readyMs = performance.now() - started;
+    if (readyMs > 30_000) throw new Error('panelReady bench: typing never reached the message box');
   }
-  const readyMs = performance.now() - started;
+  if (value !== TYPED.repeat(value.length)) throw new Error(`panelReady bench: the message box holds "${value}" after typing "${TYPED}" into an empty one`);
   const timings = await input.evaluate(() => {
     const script = performance.getEntriesByType('resource').find((entry) => /webview\.js($|\?)/.test(entry.name));
     return { origin: performance.timeOrigin, scriptEnd: script ? performance.timeOrigin + (script as PerformanceResourceTiming).responseEnd : Number.NaN };
   });
+  await input.press('Control+A');
   await input.press('Backspace');
   await until('the message box did not empty', async () => (await input.inputValue()) === '', 10_000);
   return { readyMs, documentMs: timings.origin - clickedAt, scriptMs: timings.scriptEnd - timings.origin };

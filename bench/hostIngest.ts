@@ -7,6 +7,7 @@ import { lineTee } from '../src/acp/frames';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import type { HandshakeTarget } from './handshake';
 import { measureLargeFrameRedaction } from './largeFrameRedaction';
+import { measureStreamRedaction } from './streamRedaction';
 import { count, ms, perSecond, ratio, table } from './report';
 import { WARMUP_ROUNDS, type Cleanup, type Timed } from './resources';
 import { median } from './stats';
@@ -194,6 +195,8 @@ export const hostIngestBench: Bench = {
     context.progress(`throughput: redaction of a 16 MB frame, ${WARMUP_ROUNDS} warm-up + ${throughputRuns} rounds`);
     const largeFrame = await measureLargeFrameRedaction(throughputRuns);
     Object.assign(figures, prefixed('largeFrameRedaction', largeFrame));
+    const streamed = measureStreamRedaction(throughputRuns);
+    Object.assign(figures, prefixed('streamRedaction', streamed));
     const deltas = figures['endToEndTandem.deltas'];
     return {
       section: 'hostIngest',
@@ -214,6 +217,7 @@ export const hostIngestBench: Bench = {
         '   host CPU: this process\'s CPU time during the run; in E and F the agent works in parallel on another core.',
         `   frame tee, one long line in ${PIPE_CHUNK_BYTES / 1024} KiB chunks, ms per MB: ${TEE_LINE_MEGABYTES.map((megabytes) => `${megabytes} MB ${ms(teeLines[`${megabytes}MB`]?.value ?? Number.NaN)}`).join(', ')} (the same for every size when the cost is linear).`,
         `   redaction of a ${largeFrame.frameMB?.value ?? '?'} MB fs answer the frame store keeps: longest time the host went without a turn while the store redacted it ${range(largeFrame.longestSliceMs)}; the same frame redacted in one go ${range(largeFrame.inOneGoMs)}.`,
+        `   redaction of a streamed answer (${count(streamed.frames?.value ?? 0)} chunk frames of the streaming bench's 200 KB answer), as the frame store and the live traffic channel do it: ${range(streamed.msPer1000Frames)} per 1,000 frames.`,
         ...(figures.wireLineMatches?.value === 0 ? ['   note: the pre-generated line differs from the line the agent wrote on the wire.'] : []),
       ],
     };

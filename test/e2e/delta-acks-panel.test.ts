@@ -2,10 +2,7 @@
 // its batches by those acks: a flood arrives whole, in fewer messages than chunks.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { HostToWebview } from '../../src/contract/messages';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
-import { panelPerTest } from '../support/panelPerTest';
-import { scriptedDefinition, scriptedEnvironment } from '../support/sessionBuilders';
+import { panelPerTest, scriptedPanelPresenter } from '../support/panelPerTest';
 
 const panel = panelPerTest();
 const CHUNKS = 3000;
@@ -13,18 +10,8 @@ const CHUNKS = 3000;
 describe('thread deltas paced by the panel', () => {
   test('the panel acks every delta batch it applied; a flood reaches the page whole', { timeout: 120_000 }, async (t) => {
     const harness = await panel(t);
-    const environment = scriptedEnvironment(t);
-    let presenter: ChatPresenter | null = null;
-    const toPanel = harness.connect(() => presenter as ChatPresenter);
     let batchesPosted = 0;
-    const post = (message: HostToWebview) => {
-      if (message.type === 'threadDeltas') batchesPosted++;
-      toPanel(message);
-    };
-    presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, post,
-      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, null);
-    const created = presenter;
-    t.after(() => created.dispose());
+    scriptedPanelPresenter(t, harness, { watch: (message) => void (message.type === 'threadDeltas' && batchesPosted++) });
     const page = harness.page;
     await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
 

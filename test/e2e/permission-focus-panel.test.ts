@@ -4,9 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
-import { panelPerTest } from '../support/panelPerTest';
-import { scriptedDefinition, scriptedEnvironment } from '../support/sessionBuilders';
+import { panelPerTest, scriptedPanelPresenter } from '../support/panelPerTest';
 import { screenshot } from '../support/workbench';
 
 const panel = panelPerTest({ width: 520, height: 700 });
@@ -17,13 +15,7 @@ const focusIsIn = (page: Page, selector: string) => page.evaluate((within) => do
 describe('focus after answering a permission', () => {
   test('with two questions open, answering the first by keyboard moves the keyboard to the second\'s options, answering that leaves it on the second card; the thread does not scroll', { timeout: 120_000 }, async (t) => {
     const harness = await panel(t);
-    const environment = scriptedEnvironment(t);
-    let presenter: ChatPresenter | null = null;
-    const post = harness.connect(() => presenter as ChatPresenter);
-    presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, post,
-      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, null);
-    const created = presenter;
-    t.after(() => created.dispose());
+    scriptedPanelPresenter(t, harness);
     const page = harness.page;
     await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
     const input = page.locator('#composer-input textarea');

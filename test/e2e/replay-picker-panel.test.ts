@@ -6,10 +6,9 @@ import { describe, test } from 'node:test';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { readRecording, recordingHeader, writeRecording } from '../../src/inspector/recording';
-import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { RecordingReplay } from '../../src/panel/recordingReplay';
 import { silentLogger } from '../../src/util/logger';
-import { panelPerTest } from '../support/panelPerTest';
+import { panelPerTest, scriptedPanelPresenter } from '../support/panelPerTest';
 import { scriptedDefinition, scriptedEnvironment, scriptedSession, tempWorkspace } from '../support/sessionBuilders';
 import { screenshot } from '../support/workbench';
 
@@ -29,12 +28,7 @@ describe('the agent picker of a replay tab', () => {
     const harness = await panel(t);
     // The settings name another agent only: the recorded one is not configured.
     const configured = scriptedDefinition({ definition: { id: 'other', label: 'Other agent', description: 'Configured in the settings' } });
-    let presenter: ChatPresenter | null = null;
-    const post = harness.connect(() => presenter as ChatPresenter);
-    presenter = new ChatPresenter(() => [configured], 'other', scriptedEnvironment(t), post,
-      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, null);
-    const created = presenter;
-    t.after(() => created.dispose());
+    const created = scriptedPanelPresenter(t, harness, { agents: [configured] });
     const page = harness.page;
     const replay = new RecordingReplay(recording, { speed: 'instant', logger: silentLogger, workspaceRoot: tempWorkspace(t), waitMs: 2000 });
     t.after(() => replay.dispose());

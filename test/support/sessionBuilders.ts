@@ -132,7 +132,7 @@ export interface ScriptedPresenter {
   dispose(): void;
 }
 
-const quietActions: EditorActions = { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined };
+export const quietActions: EditorActions = { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined };
 
 /** A ChatPresenter on the scripted agent whose posted messages are recorded. */
 export function scriptedPresenter(t: TestScope, options: ScriptedPresenterOptions = {}): ScriptedPresenter {

@@ -139,7 +139,7 @@ describe('README claims in code-server', () => {
     const before = await turns();
     await page.keyboard.press('Enter');
     assert.equal(await turnEnd(panel, before + 1), 'end_turn');
-    assert.equal(await panel.locator('.user-message').last().innerText(), 'echo first line\nsecond line');
+    assert.equal(await panel.locator('.user-message .user-text').last().innerText(), 'echo first line\nsecond line');
     assert.equal(await sendAndWait('echo another'), 'end_turn');
 
     await input.click();

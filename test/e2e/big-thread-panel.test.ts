@@ -70,6 +70,37 @@ describe('a long thread in the panel', () => {
     await screenshot(harness.page, 'big-thread-revealed-card');
   });
 
+  test('a card that comes right after streamed text is in view in the first frame after its message, a new block\'s first card included', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const entries: ThreadEntry[] = [{ kind: 'user', id: 'u', text: 'go' }, ...Array.from({ length: 1_990 }, (_, i) => tool(i)), { kind: 'agentMessage', id: 'm', text: 'Working through the files.\n\n' }];
+    await harness.post({ type: 'snapshot', state: panelState(entries) });
+    await harness.page.locator('[data-entry-id="m"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await frames(harness);
+    // Text that costs the panel a few milliseconds to draw: the draw after it is the one a card must not wait for.
+    const text = Array.from({ length: 12 }, (_, i) => `Step ${i} reads **file${i}.ts** and \`runs\` it.\n\n\`\`\`ts\nexport const step${i} = (n: number) => n * ${i};\n\`\`\`\n\n`).join('');
+    const late: string[] = [];
+    for (let i = 1_990; i < 2_010; i++) {
+      await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'm', text }] });
+      await harness.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+      // Posted in the page and checked once the frame after it is painted (a task queued from its requestAnimationFrame), as the bench times it.
+      const inView = await harness.page.evaluate((message) => new Promise<boolean>((resolve) => {
+        window.addEventListener('message', () => requestAnimationFrame(() => {
+          const after = new MessageChannel();
+          after.port1.onmessage = () => {
+            const card = document.querySelector(`[data-entry-id="${message.deltas[0]?.entry.id ?? ''}"]`);
+            const view = (document.getElementById('thread') as HTMLElement).getBoundingClientRect();
+            const box = card?.getBoundingClientRect();
+            resolve(box !== undefined && box.height > 0 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1);
+          };
+          after.port2.postMessage(null);
+        }), { once: true });
+        window.postMessage(message, '*');
+      }), { type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: tool(i) }] } as { type: 'threadDeltas'; deltas: { type: 'entryAdded'; entry: ThreadEntry }[] });
+      if (!inView) late.push(`t${i}`);
+    }
+    assert.deepEqual(late, [], 'no card waits past its first frame to be followed');
+  });
+
   test('a burst of 2,000 tool calls in 20 messages back to back is followed to its last card', { timeout: 120_000 }, async (t) => {
     const harness = await panel(t);
     await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });

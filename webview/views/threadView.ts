@@ -82,6 +82,8 @@ export class ThreadView {
   private dirty = new Set<Row>();
   private frameRequested = false;
   private readonly cadence = new RenderCadence();
+  /** Rows came, went or were drawn again since the last frame: the next frame follows them, whatever the cadence says. */
+  private rowsChanged = false;
   private followBottom = true;
   private checkpoints = new Map<string, MessageCheckpointView>();
   private redo: string | null = null;
@@ -153,12 +155,14 @@ export class ThreadView {
     this.clearRows();
     for (const entry of entries) this.add(entry);
     this.renderEmptyState();
+    this.rowsChanged = true;
     this.scheduleFrame();
   }
 
   apply(deltas: ThreadDelta[]): void {
     this.entries = applyThreadDeltas(this.entries, deltas);
     for (const delta of deltas) this.draw(delta);
+    if (deltas.some((delta) => delta.type !== 'textAppended')) this.rowsChanged = true;
     this.scheduleFrame();
   }
 
@@ -268,7 +272,9 @@ export class ThreadView {
     this.frameRequested = true;
     requestAnimationFrame((now) => {
       this.frameRequested = false;
-      if (!this.cadence.due(now)) return this.scheduleFrame();
+      // The cadence spaces the drawing of streamed text; a new card is followed in the next frame.
+      if (!this.rowsChanged && !this.cadence.due(now)) return this.scheduleFrame();
+      this.rowsChanged = false;
       let unfinished: Row[] = [];
       this.cadence.render(now, () => {
         unfinished = [...this.dirty].filter((row) => row.markdown?.render() === true);

@@ -1,7 +1,9 @@
 /**
  * CPU time of a whole process group from /proc (Linux): an agent such as claude-agent-acp runs
  * helpers in its group, and its cost is theirs together. Processes that already exited are not
- * counted, so read it while the group is alive (before the client closes the agent).
+ * counted, so read it while the group is alive (before the client closes the agent). Also finds
+ * the processes of a code-server the benches started: its group, its extension host, and the
+ * agent that extension host started in a group of its own.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -62,4 +64,50 @@ export function processGroupCpuMs(group: number): number | null {
   if (!pids) return null;
   const ticks = pids.reduce((sum, pid) => sum + processTicks(pid, group), 0);
   return (ticks * 1000) / clockTicks();
+}
+
+/** A process's arguments, [] once it is gone. */
+export function processArgs(pid: string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** A process's parent and process group from /proc/<pid>/stat, undefined once it is gone. */
+function processIds(pid: string): { parent: string; group: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { parent: fields[1] ?? '', group: fields[2] ?? '' };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CodeServerProcesses {
+  /** The server's process group: the server, its extension host and pty host (not agents, which get groups of their own). */
+  group: number;
+  extensionHost: number;
+}
+
+/** The processes of the code-server started with `userDataDir` (its command line has it). */
+export function codeServerProcesses(userDataDir: string): CodeServerProcesses {
+  const pids = livePids() ?? [];
+  const server = pids.find((pid) => processArgs(pid).includes(userDataDir));
+  const group = server === undefined ? undefined : processIds(server)?.group;
+  const hosts = pids.filter((pid) => pid !== server && processIds(pid)?.group === group && processArgs(pid).some((arg) => /extensionHost/i.test(arg)));
+  if (group === undefined || hosts.length !== 1) {
+    const listed = pids.filter((pid) => processIds(pid)?.group === group).map((pid) => `${pid}: ${processArgs(pid).join(' ')}`);
+    throw new Error(`expected one extension host in code-server's group ${group ?? '(no server found)'}, found ${hosts.length}:\n${listed.join('\n')}`);
+  }
+  return { group: Number(group), extensionHost: Number(hosts[0]) };
+}
+
+/** The process group of the child of `parent` whose arguments hold `argument` (an agent the extension host spawned detached), else null. */
+export function childGroup(parent: number, argument: string): number | null {
+  const child = (livePids() ?? []).find((pid) => processIds(pid)?.parent === String(parent) && processArgs(pid).includes(argument));
+  const group = child === undefined ? undefined : processIds(child)?.group;
+  return group === undefined ? null : Number(group);
 }

@@ -12,11 +12,12 @@
  * --allow-missing-repository -o dist/tandem.vsix`). A heavy run: hold the shared lock.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/code-server';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
+import { codeServerProcesses } from './processCpu';
 import { benchMarkdown } from './streaming';
 import { openCodeServerStreaming } from './streamingCodeServer';
 import { CHUNK, openRawAgent, type Pace } from './rawAgent';
@@ -83,36 +84,6 @@ function countMessages(): void {
     seen.bytes += JSON.stringify(event.data).length;
     counts[type] = seen;
   });
-}
-
-function processArgs(pid: string): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-function processGroup(pid: string): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
-  } catch {
-    return undefined;
-  }
-}
-
-/** The extension host of the code-server started with `userDataDir`: a process of its group run as an extension host. */
-function extensionHostPid(userDataDir: string): number {
-  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  const server = pids.find((pid) => processArgs(pid).includes(userDataDir));
-  const group = server === undefined ? undefined : processGroup(server);
-  const hosts = pids.filter((pid) => pid !== server && processGroup(pid) === group && processArgs(pid).some((arg) => /extensionHost/i.test(arg)));
-  if (hosts.length !== 1) {
-    const listed = pids.filter((pid) => processGroup(pid) === group).map((pid) => `${pid}: ${processArgs(pid).join(' ')}`);
-    throw new Error(`expected one extension host in code-server's group ${group}, found ${hosts.length}:\n${listed.join('\n')}`);
-  }
-  return Number(hosts[0]);
 }
 
 /** Opens the inspector of `pid` (SIGUSR1) and waits for it to list its target. */
@@ -226,7 +197,7 @@ async function main(): Promise<void> {
     await editor.turn(benchMarkdown(20_000), FLOOD, END_MARKER);
     // The raw client counts the chunks the adapter sends for this text (the panel shows them, it does not count them).
     const { chunks } = await raw.turn(text, FLOOD);
-    const host = extensionHostPid(editor.workbench.server.userDataDir);
+    const host = codeServerProcesses(editor.workbench.server.userDataDir).extensionHost;
     await openInspector(host);
     if (process.argv.includes('--strace')) {
       for (const line of await traceIo(host, () => editor.turn(text, FLOOD, END_MARKER))) console.log(line);

@@ -29,6 +29,8 @@ export interface RawTurn {
   chunks: number;
   /** The agent's process group (adapter + its helpers): CPU time over the turn / wall time. */
   agentCores: number | null;
+  /** The same group's CPU time over the turn, in milliseconds. */
+  agentCpuMs: number | null;
 }
 
 export interface RawAgent {
@@ -70,7 +72,8 @@ export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent
       await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
       const elapsed = performance.now() - started;
       const cpuAfter = processGroupCpuMs(group);
-      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed };
+      const agentCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: agentCpuMs === null ? null : agentCpuMs / elapsed, agentCpuMs };
     },
   };
 }

@@ -170,7 +170,22 @@ function codeServerFigures({ pace, raw, tandem }: Rounds<CodeServerTurn>): Figur
     webviewLongTasks: worst(tandem, (turn) => turn.webview.longTasks),
     workbenchLongTasks: worst(tandem, (turn) => turn.workbench.longTasks),
     chunks: distribution(raw.map((turn) => turn.chunks), 'count'),
+    ...cpuFigures(raw, tandem),
   });
+}
+
+/** CPU per turn by whose it is (/proc), under `cpu.`: what Tandem costs, less at the mercy of the machine's load than its times. */
+function cpuFigures(raw: RawTurn[], tandem: CodeServerTurn[]): Figures {
+  const rawAgent = raw.flatMap((turn) => (turn.agentCpuMs === null ? [] : [turn.agentCpuMs]));
+  const measured = tandem.flatMap((turn) => (turn.cpu ? [turn.cpu] : []));
+  if (rawAgent.length === 0 || measured.length === 0) return {};
+  return {
+    'cpu.rawAgentMs': distribution(rawAgent, 'ms'),
+    'cpu.agentMs': distribution(measured.map((cpu) => cpu.agentMs), 'ms'),
+    'cpu.hostMs': distribution(measured.map((cpu) => cpu.hostMs), 'ms'),
+    'cpu.rendererMs': distribution(measured.map((cpu) => cpu.rendererMs), 'ms'),
+    'cpu.gpuMs': distribution(measured.map((cpu) => cpu.gpuMs), 'ms'),
+  };
 }
 
 /** Harness rounds for both paces, after one warm-up turn of each side (Chromium's first load and compile is not counted). */
@@ -234,6 +249,15 @@ function firstTokenLine(figures: Figures, pace: Pace): string {
     + `Tandem ${ms(at('codeServerMs') - at('codeServerFirstTokenMs'))} (differences of medians).`;
 }
 
+/** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
+function cpuLine(figures: Figures, pace: Pace): string {
+  const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
+  const [rawAgent, agent, host, renderer, gpu] = ['rawAgentMs', 'agentMs', 'hostMs', 'rendererMs', 'gpuMs'].map(at);
+  if (!rawAgent || !agent || !host || !renderer || !gpu) return `   ${pace.label}: CPU per turn could not be read (no /proc).`;
+  return `   ${pace.label}: CPU per turn (medians, /proc): the agent ${ms(rawAgent.value)} in a raw turn, ${ms(agent.value)} in a Tandem turn; `
+    + `Tandem's side: extension host + code-server ${ms(host.value)}, Chromium renderer ${ms(renderer.value)}, GPU process ${ms(gpu.value)}.`;
+}
+
 /** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
 function agentCpuLines(figures: Figures, place: keyof typeof PLACES): string[] {
   return PACES.map((pace) => {
@@ -278,6 +302,7 @@ export const streamingBench: Bench = {
         'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page):',
         table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
         ...PACES.map((pace) => firstTokenLine(figures, pace)),
+        ...PACES.map((pace) => cpuLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),
         ...harness,
         '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',

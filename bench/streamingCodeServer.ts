@@ -13,6 +13,7 @@ import { claudeAgentSpec } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../test/support/tandemWorkbench';
 import { screenshot } from '../test/support/workbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { childGroup, codeServerProcesses, processesCpuMs, processGroupCpuMs } from './processCpu';
 import { CHUNK, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
@@ -26,7 +27,44 @@ export interface CodeServerTurn {
   firstTokenMs: number;
   webview: FrameGaps;
   workbench: FrameGaps;
+  /** CPU time over the turn (Enter to the last line) by whose it is, from /proc; null where /proc is missing. */
+  cpu: TurnCpu | null;
 }
+
+/** Milliseconds of CPU a Tandem turn cost each party. */
+export interface TurnCpu {
+  /** The adapter's process group: the same work a raw turn asks of it. */
+  agentMs: number;
+  /** code-server's group: the extension host (Tandem's host side) and the server relaying its messages. */
+  hostMs: number;
+  /** Chromium's renderer processes: the workbench and the panel's webview. */
+  rendererMs: number;
+  /** Chromium's GPU process: compositing the frames (in software here). */
+  gpuMs: number;
+}
+
+/** Where a turn's CPU is read: the code-server's group, the browser's profile, the adapter's group. */
+interface CpuMeters {
+  read(): TurnCpu | null;
+}
+
+function cpuMeters(tandem: TandemWorkbench, agentArgument: string): CpuMeters {
+  const server = codeServerProcesses(tandem.server.userDataDir);
+  const browser = (type: string) => processesCpuMs([`--user-data-dir=${tandem.browser.userDataDir}`, `--type=${type}`]);
+  return {
+    read() {
+      // The adapter is started with the first conversation; one process serves every tab after it.
+      const agentGroup = childGroup(server.extensionHost, agentArgument);
+      const [agentMs, hostMs, rendererMs, gpuMs] = [agentGroup === null ? null : processGroupCpuMs(agentGroup), processGroupCpuMs(server.group), browser('renderer'), browser('gpu-process')];
+      if (agentMs === null || hostMs === null || rendererMs === null || gpuMs === null) return null;
+      return { agentMs, hostMs, rendererMs, gpuMs };
+    },
+  };
+}
+
+const cpuSpent = (before: TurnCpu | null, after: TurnCpu | null): TurnCpu | null => before && after && {
+  agentMs: after.agentMs - before.agentMs, hostMs: after.hostMs - before.hostMs, rendererMs: after.rendererMs - before.rendererMs, gpuMs: after.gpuMs - before.gpuMs,
+};
 
 export interface CodeServerStreaming {
   /** The editor the turns run in (a profiler finds the server's processes and the panel here). */
@@ -74,21 +112,23 @@ async function freshConversation(panel: Frame, first: boolean): Promise<void> {
   await old.waitFor({ state: 'detached', timeout: 15_000 });
 }
 
-async function tandemTurn(tandem: TandemWorkbench, model: ScriptedModelServer, text: string, pace: Pace, marker: string): Promise<CodeServerTurn> {
+async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: ScriptedModelServer, text: string, pace: Pace, marker: string): Promise<CodeServerTurn> {
   const { page, panel } = tandem;
   await panel.evaluate(turnProbe(marker));
   await startFrameProbe(page);
   await startFrameProbe(panel);
   model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
+  const cpuBefore = meters.read();
   await send(panel, 'Write the long answer');
   // A function, not a string: the panel's CSP forbids eval, which a string predicate needs.
   await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
+  const cpu = cpuSpent(cpuBefore, meters.read());
   const webview = await stopFrameProbe(panel);
   const workbench = await stopFrameProbe(page);
   const { enterAt, firstAt, shownAt } = await panel.evaluate('window.__turnProbe') as { enterAt: number; firstAt: number; shownAt: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, webview, workbench };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, webview, workbench, cpu };
 }
 
 /** code-server with the packaged extension and the adapter configured as a user would, the panel on the adapter. */
@@ -113,6 +153,7 @@ export async function openCodeServerStreaming(model: ScriptedModelServer): Promi
     throw error;
   }
   const opened = tandem;
+  const meters = cpuMeters(opened, claude.args[0] ?? claude.command);
   let turns = 0;
   return {
     close,
@@ -120,7 +161,7 @@ export async function openCodeServerStreaming(model: ScriptedModelServer): Promi
     async turn(text, pace, marker) {
       try {
         await freshConversation(opened.panel, turns++ === 0);
-        return await tandemTurn(opened, model, text, pace, marker);
+        return await tandemTurn(opened, meters, model, text, pace, marker);
       } catch (error) {
         const shot = await screenshot(opened.page, 'bench-streaming-failed').catch(() => 'no screenshot');
         const reason = error instanceof Error ? error.message : String(error);

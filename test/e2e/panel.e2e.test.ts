@@ -437,7 +437,7 @@ describe('Tandem panel in code-server', () => {
     assert.match(await meter.innerText(), /\$0\.042/);
     await page.locator('.statusbar-item', { hasText: '27%' }).first().waitFor({ timeout: 10_000 });
     await page.locator('.tabs-container .tab', { hasText: 'greeting.ts' }).first().waitFor({ timeout: 10_000 });
-    await panel.locator('.agent-message pre.code-block .copy-code').last().waitFor({ state: 'attached' });
+    await panel.locator('.agent-message .code-frame .copy-code').last().waitFor({ state: 'attached' });
     const themeOf = () => page.locator('.monaco-workbench').first().evaluate((node) => (node.classList.contains('vs-dark') ? 'dark' : node.classList.contains('hc-black') || node.classList.contains('hc-light') ? 'high-contrast' : 'light'));
     const first = await themeOf();
     await screenshot(page, `e2e-conversation-${first}`);

@@ -243,6 +243,26 @@ describe('conversation controls in the panel', () => {
     await harness.page.locator('.agent-message .copy-code').click();
     assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: 'const x = 1;\n' }]);
   });
+  test('a code block scrolled sideways keeps its copy button in its top right corner, and the button copies the whole block', async (t) => {
+    const harness = await panel(t);
+    const longLine = `const routes = [${Array.from({ length: 30 }, (_, i) => `'/api/v1/resource${i}'`).join(', ')}];`;
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'agentMessage', id: 'm1', text: `Routes:\n\n\`\`\`ts\n${longLine}\n\`\`\`\n` }]) });
+    const block = harness.page.locator('.agent-message pre.code-block');
+    const copy = harness.page.locator('.agent-message .copy-code');
+    await block.hover();
+    const corner = async () => {
+      const [pre, button] = [await block.boundingBox(), await copy.boundingBox()];
+      assert.ok(pre && button);
+      return { right: Math.round(pre.x + pre.width - (button.x + button.width)), top: Math.round(button.y - pre.y) };
+    };
+    const before = await corner();
+    await harness.page.mouse.wheel(400, 0);
+    await harness.page.waitForFunction(() => (document.querySelector('.agent-message pre.code-block') as HTMLElement).scrollLeft > 0);
+    assert.deepEqual(await corner(), before, 'the button stays where it was while the code scrolls under it');
+    assert.ok(before.right >= 0 && before.right < 20 && before.top >= 0 && before.top < 20, `the button is in the block's top right corner (${JSON.stringify(before)})`);
+    await copy.click();
+    assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: `${longLine}\n` }]);
+  });
 });
 
 describe('review feedback in the panel', () => {

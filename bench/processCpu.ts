@@ -16,18 +16,24 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
+/**
+ * The fields of /proc/<pid>/stat after the command name, null once the process is gone. The name
+ * (field 2) may hold spaces and parentheses: the fields after it start at the last ')'. From there:
+ * state(0) ppid(1) pgrp(2) ... utime(11) stime(12).
+ */
+function statFields(pid: string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /** utime + stime of one process if it belongs to `group` (any group when null), else 0 (gone or another group). */
 function processTicks(pid: string, group: number | null): number {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return 0;
-  }
-  // The command name (field 2) may hold spaces and parentheses: the fields after it start at the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the name: state(0) ppid(1) pgrp(2) ... utime(11) stime(12).
-  if (group !== null && Number(fields[2]) !== group) return 0;
+  const fields = statFields(pid);
+  if (!fields || (group !== null && Number(fields[2]) !== group)) return 0;
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -58,6 +64,11 @@ export function processesCpuMs(args: readonly string[]): number | null {
   return (matching.reduce((sum, pid) => sum + processTicks(pid, null), 0) * 1000) / clockTicks();
 }
 
+/** Milliseconds of CPU used so far by the Chromium processes of one type (renderer, gpu-process) of the browser profile in `userDataDir`. */
+export function browserCpuMs(userDataDir: string, type: string): number | null {
+  return processesCpuMs([`--user-data-dir=${userDataDir}`, `--type=${type}`]);
+}
+
 /** Milliseconds of CPU the live processes of `group` have used so far; null where /proc is missing. */
 export function processGroupCpuMs(group: number): number | null {
   const pids = livePids();
@@ -75,15 +86,10 @@ export function processArgs(pid: string): string[] {
   }
 }
 
-/** A process's parent and process group from /proc/<pid>/stat, undefined once it is gone. */
+/** A process's parent and process group, undefined once it is gone. */
 function processIds(pid: string): { parent: string; group: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: fields[1] ?? '', group: fields[2] ?? '' };
-  } catch {
-    return undefined;
-  }
+  const fields = statFields(pid);
+  return fields ? { parent: fields[1] ?? '', group: fields[2] ?? '' } : undefined;
 }
 
 export interface CodeServerProcesses {

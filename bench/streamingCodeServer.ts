@@ -13,7 +13,7 @@ import { claudeAgentSpec } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../test/support/tandemWorkbench';
 import { screenshot } from '../test/support/workbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
-import { childGroup, codeServerProcesses, processesCpuMs, processGroupCpuMs } from './processCpu';
+import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs } from './processCpu';
 import { CHUNK, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
@@ -50,7 +50,7 @@ interface CpuMeters {
 
 function cpuMeters(tandem: TandemWorkbench, agentArgument: string): CpuMeters {
   const server = codeServerProcesses(tandem.server.userDataDir);
-  const browser = (type: string) => processesCpuMs([`--user-data-dir=${tandem.browser.userDataDir}`, `--type=${type}`]);
+  const browser = (type: string) => browserCpuMs(tandem.browser.userDataDir, type);
   return {
     read() {
       // The adapter is started with the first conversation; one process serves every tab after it.

@@ -24,7 +24,7 @@ import { pickAgent, send, turnEnd } from '../test/support/panelUser';
 import { claudeAgentSpec, REPO_ROOT } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace } from '../test/support/tandemWorkbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
-import { processesCpuMs } from './processCpu';
+import { browserCpuMs } from './processCpu';
 import { median } from './stats';
 import { CHUNK } from './rawAgent';
 import { benchMarkdown, END_MARKER } from './streaming';
@@ -91,7 +91,7 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(0)} / ${medi
 
 /** `turns` untraced turns; the renderer and GPU processes of this browser profile only. */
 async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: string, characters: number, turns: number, page: Page): Promise<void> {
-  const cpu = (type: string) => processesCpuMs([`--user-data-dir=${userDataDir}`, `--type=${type}`]) ?? Number.NaN;
+  const cpu = (type: string) => browserCpuMs(userDataDir, type) ?? Number.NaN;
   const rows: { ms: number; renderer: number; gpu: number; gap: number }[] = [];
   for (let index = 0; index < turns; index++) {
     const [renderer, gpu] = [cpu('renderer'), cpu('gpu-process')];

@@ -1,7 +1,7 @@
 import { compactionText, parentOf, rateLimitText, subagentSummary, subagentSummaryText, type RateLimitView, type SteerOutcomeView } from '../../src/contract/agentExtrasView';
 import { formatTokens } from '../../src/contract/usageText';
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { el, icon } from '../dom';
+import { el, icon, spinner } from '../dom';
 
 const compactionIcons = { in_progress: 'loading', completed: 'fold', failed: 'error', cancelled: 'circle-slash' } as const;
 
@@ -9,7 +9,7 @@ const compactionIcons = { in_progress: 'loading', completed: 'fold', failed: 'er
 export function renderCompaction(entry: Extract<ThreadEntry, { kind: 'compaction' }>): HTMLElement {
   const { compaction } = entry;
   const line = el('span', { class: 'compaction-text' }, compactionText(compaction, formatTokens));
-  const glyph = icon(compactionIcons[compaction.status], compaction.status === 'in_progress' ? 'codicon-modifier-spin' : '');
+  const glyph = (compaction.status === 'in_progress' ? spinner : icon)(compactionIcons[compaction.status]);
   const attrs = { class: `entry compaction status-${compaction.status}`, 'data-entry-id': entry.id, role: 'status' };
   if (!compaction.summary) return el('div', attrs, glyph, line);
   return el('details', attrs, el('summary', {}, glyph, line), el('div', { class: 'compaction-summary' }, compaction.summary));

@@ -1,5 +1,5 @@
 import { startupStageLabels, type StageStateView, type StartupView } from '../../src/contract/startupView';
-import { button, el, icon } from '../dom';
+import { button, el, icon, spinner } from '../dom';
 import type { PostToHost } from '../vscodeApi';
 
 const stageIcons: Record<StageStateView, string> = {
@@ -11,7 +11,7 @@ export function stageList(startup: StartupView): HTMLElement {
   return el('ol', { class: 'startup-stages', 'aria-label': 'Start-up stages' }, ...startup.stages.map((stage) => {
     const seconds = stage.ms !== null && stage.state !== 'waiting' ? ` ${(stage.ms / 1000).toFixed(1)} s` : '';
     return el('li', { class: `startup-stage stage-${stage.state}`, 'data-stage': stage.stage },
-      icon(stageIcons[stage.state], stage.state === 'running' ? 'codicon-modifier-spin' : ''),
+      (stage.state === 'running' ? spinner : icon)(stageIcons[stage.state]),
       ` ${startupStageLabels[stage.stage]}`, el('span', { class: 'stage-time' }, seconds));
   }));
 }

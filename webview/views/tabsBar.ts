@@ -1,5 +1,5 @@
 import type { HistoryView, TabsView } from '../../src/contract/sessionTabsView';
-import { el, icon } from '../dom';
+import { el, icon, spinner } from '../dom';
 import type { PostToHost } from '../vscodeApi';
 
 function timeAgo(iso: string | null): string {
@@ -67,7 +67,7 @@ export class TabsBar {
     const hadFocus = this.strip.contains(document.activeElement);
     this.strip.replaceChildren(...view.tabs.map((tab) => {
       const active = tab.id === view.activeTabId;
-      const state = tab.waiting ? icon('shield', 'tab-waiting') : tab.busy ? icon('loading', 'codicon-modifier-spin tab-busy') : null;
+      const state = tab.waiting ? icon('shield', 'tab-waiting') : tab.busy ? spinner('loading', 'tab-busy') : null;
       const label = el('span', { class: 'tab-title' }, tab.title);
       const main = el('div', { class: 'tab-main', role: 'button', tabindex: active ? '0' : '-1', ...(active ? { 'aria-current': 'true' } : {}) },
         state, label, el('span', { class: 'tab-agent' }, tab.agentLabel));

@@ -1,6 +1,6 @@
 import type { Terminal } from '@xterm/xterm';
 import type { TerminalStateView } from '../../src/contract/terminalView';
-import { button, el, icon } from '../dom';
+import { button, el, icon, spinner } from '../dom';
 import type { PostToHost } from '../vscodeApi';
 import type { TerminalScreens } from './terminalScreens';
 
@@ -185,7 +185,7 @@ export class TerminalPane {
         el('code', { class: 'terminal-command', title: state.command }, state.command),
         // Output reported as text has no process behind it: no status to show.
         this.interactive
-          ? el('span', { class: `terminal-status terminal-${status.kind}`, role: 'status' }, icon(status.icon, state.running ? 'codicon-modifier-spin' : ''), status.text)
+          ? el('span', { class: `terminal-status terminal-${status.kind}`, role: 'status' }, (state.running ? spinner : icon)(status.icon), status.text)
           : el('span', { class: 'terminal-status' }, 'output')),
       el('div', { class: 'terminal-meta' }, facts, this.actions()));
   }

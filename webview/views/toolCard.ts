@@ -1,7 +1,7 @@
 import { agentDiffView, permissionChangeView, type AgentDiffView, type DiffContent, type PermissionChangeView } from '../../src/contract/agentDiff';
 import { fileProgress } from '../../src/contract/reviewProgress';
 import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/contract/viewModel';
-import { button, el, icon, isEditorPath } from '../dom';
+import { button, el, icon, isEditorPath, spinner } from '../dom';
 import { assertNever } from '../../src/util/assertNever';
 import type { ReviewStore } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
@@ -41,7 +41,7 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
     icon(kindIcons[tool.toolKind], 'tool-kind'),
     el('span', { class: 'tool-title', title: tool.title }, context.paths.title(tool.title)),
     el('span', { class: `tool-status status-${statusClass}`, role: 'status' },
-      icon(status.icon, tool.status === 'in_progress' && !tool.permission ? 'codicon-modifier-spin' : ''), status.label),
+      (tool.status === 'in_progress' && !tool.permission ? spinner : icon)(status.icon), status.label),
   );
   const card = el('article', { class: `tool-card kind-${tool.toolKind} status-${statusClass}`, 'data-tool-call-id': tool.toolCallId, 'aria-label': `${tool.toolKind} tool call: ${tool.title}` }, header);
   if (tool.locations.length > 0) {

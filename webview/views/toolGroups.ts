@@ -1,5 +1,5 @@
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { el, icon } from '../dom';
+import { el, icon, spinner } from '../dom';
 
 /** Reads and searches that need nothing from the user fold into one summary row when they come in a row. */
 function groupable(entry: ThreadEntry): boolean {
@@ -21,7 +21,7 @@ function refreshGroup(group: HTMLElement): void {
   const parts = [reads > 0 ? `Read ${plural(reads, 'file', 'files')}` : null, searches > 0 ? plural(searches, 'search', 'searches') : null].filter(Boolean).join(', ');
   const summary = group.querySelector(':scope > summary') as HTMLElement;
   summary.replaceChildren(
-    icon(running > 0 ? 'loading' : 'search', running > 0 ? 'codicon-modifier-spin' : ''),
+    running > 0 ? spinner('loading') : icon('search'),
     el('span', { class: 'tool-group-count' }, parts),
     failed > 0 ? el('span', { class: 'tool-group-failed' }, ` (${failed} failed)`) : '',
     el('span', { class: 'tool-group-latest', title: latest }, latest));

@@ -117,3 +117,29 @@ export function childGroup(parent: number, argument: string): number | null {
   const group = child === undefined ? undefined : processIds(child)?.group;
   return group === undefined ? null : Number(group);
 }
+
+export interface IdleWait {
+  /** Milliseconds waited before the processes went quiet, or the limit when they did not. */
+  waitedMs: number;
+  /** False when they were still busy at the limit (or /proc could not be read). */
+  idle: boolean;
+}
+
+/**
+ * Waits until the processes `cpuMs` reads (CPU used so far, summed) use at most `busyMs` of CPU in
+ * a `windowMs` window, at most `limitMs`. An agent goes on working after it answered (Claude Code
+ * names the session and writes its transcript), and a turn timed meanwhile shares the cores with it.
+ */
+export async function untilIdle(cpuMs: () => number | null, { windowMs = 250, busyMs = 10, limitMs = 15_000 } = {}): Promise<IdleWait> {
+  const started = Date.now();
+  let before = cpuMs();
+  while (before !== null) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = cpuMs();
+    if (after === null) break;
+    if (after - before <= busyMs) return { waitedMs: Date.now() - started, idle: true };
+    if (Date.now() - started >= limitMs) return { waitedMs: Date.now() - started, idle: false };
+    before = after;
+  }
+  return { waitedMs: Date.now() - started, idle: false };
+}

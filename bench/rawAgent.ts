@@ -31,10 +31,23 @@ export interface RawTurn {
   agentCores: number | null;
   /** The same group's CPU time over the turn, in milliseconds. */
   agentCpuMs: number | null;
+  /** The model server's last byte of the answer -> the response received: how far behind the model the agent finished. */
+  afterStreamMs: number | null;
 }
 
+/** Milliseconds from the end of the model server's newest answer stream to `endedAt` (Date.now()); null if none ended. */
+export function afterStream(model: ScriptedModelServer, endedAt: number): number | null {
+  const streamEnd = [...model.requests].reverse().find((request) => request.role === 'main')?.streamEndedAt;
+  return streamEnd === undefined ? null : endedAt - streamEnd;
+}
+
+/** Awaited after a turn's session is set up and before its prompt is sent: nothing of it is timed. */
+export type BeforePrompt = () => Promise<void>;
+
 export interface RawAgent {
-  turn(text: string, pace: Pace): Promise<RawTurn>;
+  turn(text: string, pace: Pace, beforePrompt?: BeforePrompt): Promise<RawTurn>;
+  /** CPU the agent's process group has used so far, in milliseconds; null where /proc is missing. */
+  cpuMs(): number | null;
   close(): Promise<void>;
 }
 
@@ -63,17 +76,20 @@ export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent
   const group = client.child.pid ?? 0;
   return {
     close,
-    async turn(text, pace) {
+    cpuMs: () => processGroupCpuMs(group),
+    async turn(text, pace, beforePrompt) {
       const session = await client.request<{ sessionId: string }>('session/new', { cwd: spec.cwd, mcpServers: [] });
+      await beforePrompt?.();
       model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
       chunks = 0;
       const cpuBefore = processGroupCpuMs(group);
       const started = performance.now();
       await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
       const elapsed = performance.now() - started;
+      const afterStreamMs = afterStream(model, Date.now());
       const cpuAfter = processGroupCpuMs(group);
       const agentCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: agentCpuMs === null ? null : agentCpuMs / elapsed, agentCpuMs };
+      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: agentCpuMs === null ? null : agentCpuMs / elapsed, agentCpuMs, afterStreamMs };
     },
   };
 }

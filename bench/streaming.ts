@@ -12,7 +12,9 @@
  * was set for; real models are far slower), and a flood as fast as the server can write, where
  * the agent's processes take a large share of this machine's cores (measured from /proc as the
  * agent's process-group CPU, printed with the figures) and Tandem and Chromium share the rest.
- * Each round runs raw and Tandem, the order alternating round by round; ratios are per round.
+ * Each round runs raw and Tandem, the order alternating round by round; ratios are per round. In
+ * code-server each timed prompt waits until both adapters, code-server and Chromium are at rest:
+ * an adapter goes on working after it answered, and would otherwise load the other side's turn.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +30,7 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { untilIdle, type IdleWait } from './processCpu';
 import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, ms, ratio, table } from './report';
 import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
@@ -154,7 +157,7 @@ function harnessFigures({ pace, raw, tandem }: Rounds<PanelTurn>): Figures {
  * of the webview and the workbench, per run. The model pace's ratio is also the stable
  * `streaming.paced.vsRaw`.
  */
-function codeServerFigures({ pace, raw, tandem }: Rounds<CodeServerTurn>): Figures {
+function codeServerFigures({ pace, raw, tandem, waits }: CodeServerRounds): Figures {
   const vsRaw = pairedRatios(tandem.map((turn) => turn.ms), raw.map((turn) => turn.ms));
   return prefixed(`streaming.${pace.key}`, {
     ...rawFigures('', raw),
@@ -170,8 +173,19 @@ function codeServerFigures({ pace, raw, tandem }: Rounds<CodeServerTurn>): Figur
     webviewLongTasks: worst(tandem, (turn) => turn.webview.longTasks),
     workbenchLongTasks: worst(tandem, (turn) => turn.workbench.longTasks),
     chunks: distribution(raw.map((turn) => turn.chunks), 'count'),
+    ...afterStreamFigures(raw, tandem),
+    restWaitMs: distribution(waits.map((wait) => wait.waitedMs), 'ms'),
+    restMissed: single(waits.filter((wait) => !wait.idle).length, 'count'),
     ...cpuFigures(raw, tandem),
   });
+}
+
+/** How long after the model server's last byte each side finished: the agent catching up, then what Tandem adds after it. */
+function afterStreamFigures(raw: RawTurn[], tandem: CodeServerTurn[]): Figures {
+  const rawAfter = raw.flatMap((turn) => (turn.afterStreamMs === null ? [] : [turn.afterStreamMs]));
+  const tandemAfter = tandem.flatMap((turn) => (turn.afterStreamMs === null ? [] : [turn.afterStreamMs]));
+  if (rawAfter.length === 0 || tandemAfter.length === 0) return {};
+  return { rawAfterStreamMs: distribution(rawAfter, 'ms'), codeServerAfterStreamMs: distribution(tandemAfter, 'ms') };
 }
 
 /** CPU per turn by whose it is (/proc), under `cpu.`: what Tandem costs, less at the mercy of the machine's load than its times. */
@@ -202,7 +216,14 @@ async function measureHarness(context: BenchContext, model: ScriptedModelServer,
 }
 
 /** code-server rounds for both paces: one adapter process per side serves every turn, each in a new session. */
-async function measureCodeServer(context: BenchContext, model: ScriptedModelServer, text: string, runs: number): Promise<Rounds<CodeServerTurn>[]> {
+interface CodeServerRounds extends Rounds<CodeServerTurn> {
+  /** The wait for rest before each timed prompt of the pace, both sides'. */
+  waits: IdleWait[];
+}
+
+const sumOf = (...parts: (number | null)[]) => (parts.some((part) => part === null) ? null : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0));
+
+async function measureCodeServer(context: BenchContext, model: ScriptedModelServer, text: string, runs: number): Promise<CodeServerRounds[]> {
   context.progress('streaming: starting code-server with the packaged extension (dist/tandem.vsix)');
   const editor = await openCodeServerStreaming(model);
   const closeEditor = context.cleanup.add('stop code-server (streaming)', () => editor.close());
@@ -212,9 +233,14 @@ async function measureCodeServer(context: BenchContext, model: ScriptedModelServ
     const warmUp = benchMarkdown(20_000);
     await raw.turn(warmUp, PACES[0] as Pace);
     await editor.turn(warmUp, PACES[0] as Pace, END_MARKER);
-    const rounds: Rounds<CodeServerTurn>[] = [];
+    const rounds: CodeServerRounds[] = [];
     for (const pace of PACES) {
-      rounds.push(await alternate(pace, runs, () => raw.turn(text, pace), () => editor.turn(text, pace, END_MARKER), context.progress));
+      const waits: IdleWait[] = [];
+      // Both sides at rest before each timed prompt: the other side's agent is not still working on its last turn.
+      const atRest = async () => {
+        waits.push(await untilIdle(() => sumOf(raw.cpuMs(), editor.cpuMs())));
+      };
+      rounds.push({ ...await alternate(pace, runs, () => raw.turn(text, pace, atRest), () => editor.turn(text, pace, END_MARKER, atRest), context.progress), waits });
     }
     return rounds;
   } finally {
@@ -249,6 +275,14 @@ function firstTokenLine(figures: Figures, pace: Pace): string {
     + `Tandem ${ms(at('codeServerMs') - at('codeServerFirstTokenMs'))} (differences of medians).`;
 }
 
+/** After the model's last byte: the raw client's response, Tandem's last line on screen. */
+function afterStreamLine(figures: Figures, pace: Pace): string {
+  const raw = figures[`streaming.${pace.key}.rawAfterStreamMs`];
+  const tandem = figures[`streaming.${pace.key}.codeServerAfterStreamMs`];
+  if (!raw || !tandem) return `   ${pace.label}: the end of the model's stream was not recorded.`;
+  return `   ${pace.label}: after the model server's last byte (min / median / max): the raw client's response ${spread(raw, ms)}, Tandem's last line in the DOM ${spread(tandem, ms)}.`;
+}
+
 /** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
 function cpuLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
@@ -256,6 +290,14 @@ function cpuLine(figures: Figures, pace: Pace): string {
   if (!rawAgent || !agent || !host || !renderer || !gpu) return `   ${pace.label}: CPU per turn could not be read (no /proc).`;
   return `   ${pace.label}: CPU per turn (medians, /proc): the agent ${ms(rawAgent.value)} in a raw turn, ${ms(agent.value)} in a Tandem turn; `
     + `Tandem's side: extension host + code-server ${ms(host.value)}, Chromium renderer ${ms(renderer.value)}, GPU process ${ms(gpu.value)}.`;
+}
+
+/** How long each timed prompt of code-server's rounds waited for both sides to be at rest. */
+function restLine(figures: Figures, pace: Pace): string {
+  const at = (name: string) => of(figures, `streaming.${pace.key}.${name}`);
+  const missed = at('restMissed').value;
+  return `   ${pace.label}: before each timed prompt, both sides at rest (at most 10 ms of CPU in 250 ms, /proc) after ${spread(at('restWaitMs'), ms)} (min / median / max)`
+    + `${missed > 0 ? `; ${missed} of ${at('restWaitMs').runs ?? '?'} prompts went ahead still busy after 15 s` : ''}.`;
 }
 
 /** What the agent itself burnt while the raw client read its answer: the load the panel competes with. */
@@ -302,7 +344,9 @@ export const streamingBench: Bench = {
         'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page):',
         table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
         ...PACES.map((pace) => firstTokenLine(figures, pace)),
+        ...PACES.map((pace) => afterStreamLine(figures, pace)),
         ...PACES.map((pace) => cpuLine(figures, pace)),
+        ...PACES.map((pace) => restLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),
         ...harness,
         '   Frame times: requestAnimationFrame deltas inside the page while streaming (headless Chromium, no GPU); long tasks from PerformanceObserver.',

@@ -14,7 +14,7 @@ import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../tes
 import { screenshot } from '../test/support/workbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs } from './processCpu';
-import { CHUNK, type Pace } from './rawAgent';
+import { afterStream, CHUNK, type BeforePrompt, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
 const AGENT_LABEL = 'Claude Code';
@@ -25,6 +25,8 @@ export interface CodeServerTurn {
   ms: number;
   /** Enter pressed -> the answer's first text in the panel's document. */
   firstTokenMs: number;
+  /** The model server's last byte of the answer -> its last line in the panel's document (one machine, one clock). */
+  afterStreamMs: number | null;
   webview: FrameGaps;
   workbench: FrameGaps;
   /** CPU time over the turn (Enter to the last line) by whose it is, from /proc; null where /proc is missing. */
@@ -46,6 +48,8 @@ export interface TurnCpu {
 /** Where a turn's CPU is read: the code-server's group, the browser's profile, the adapter's group. */
 interface CpuMeters {
   read(): TurnCpu | null;
+  /** All of them together so far, the adapter counted once it has started; null where /proc is missing. */
+  total(): number | null;
 }
 
 function cpuMeters(tandem: TandemWorkbench, agentArgument: string): CpuMeters {
@@ -59,6 +63,11 @@ function cpuMeters(tandem: TandemWorkbench, agentArgument: string): CpuMeters {
       if (agentMs === null || hostMs === null || rendererMs === null || gpuMs === null) return null;
       return { agentMs, hostMs, rendererMs, gpuMs };
     },
+    total() {
+      const agentGroup = childGroup(server.extensionHost, agentArgument);
+      const parts = [agentGroup === null ? 0 : processGroupCpuMs(agentGroup), processGroupCpuMs(server.group), browser('renderer'), browser('gpu-process')];
+      return parts.some((part) => part === null) ? null : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+    },
   };
 }
 
@@ -69,7 +78,9 @@ const cpuSpent = (before: TurnCpu | null, after: TurnCpu | null): TurnCpu | null
 export interface CodeServerStreaming {
   /** The editor the turns run in (a profiler finds the server's processes and the panel here). */
   workbench: TandemWorkbench;
-  turn(text: string, pace: Pace, marker: string): Promise<CodeServerTurn>;
+  turn(text: string, pace: Pace, marker: string, beforePrompt?: BeforePrompt): Promise<CodeServerTurn>;
+  /** CPU used so far by the adapter, code-server and Chromium, in milliseconds; null where /proc is missing. */
+  cpuMs(): number | null;
   close(): Promise<void>;
 }
 
@@ -112,8 +123,9 @@ async function freshConversation(panel: Frame, first: boolean): Promise<void> {
   await old.waitFor({ state: 'detached', timeout: 15_000 });
 }
 
-async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: ScriptedModelServer, text: string, pace: Pace, marker: string): Promise<CodeServerTurn> {
+async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: ScriptedModelServer, text: string, pace: Pace, marker: string, beforePrompt?: BeforePrompt): Promise<CodeServerTurn> {
   const { page, panel } = tandem;
+  await beforePrompt?.();
   await panel.evaluate(turnProbe(marker));
   await startFrameProbe(page);
   await startFrameProbe(panel);
@@ -125,10 +137,10 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   const cpu = cpuSpent(cpuBefore, meters.read());
   const webview = await stopFrameProbe(panel);
   const workbench = await stopFrameProbe(page);
-  const { enterAt, firstAt, shownAt } = await panel.evaluate('window.__turnProbe') as { enterAt: number; firstAt: number; shownAt: number };
+  const { enterAt, firstAt, shownAt, origin } = await panel.evaluate('({ ...window.__turnProbe, origin: performance.timeOrigin })') as { enterAt: number; firstAt: number; shownAt: number; origin: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, webview, workbench, cpu };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), webview, workbench, cpu };
 }
 
 /** code-server with the packaged extension and the adapter configured as a user would, the panel on the adapter. */
@@ -158,10 +170,11 @@ export async function openCodeServerStreaming(model: ScriptedModelServer): Promi
   return {
     close,
     workbench: opened,
-    async turn(text, pace, marker) {
+    cpuMs: () => meters.total(),
+    async turn(text, pace, marker, beforePrompt) {
       try {
         await freshConversation(opened.panel, turns++ === 0);
-        return await tandemTurn(opened, meters, model, text, pace, marker);
+        return await tandemTurn(opened, meters, model, text, pace, marker, beforePrompt);
       } catch (error) {
         const shot = await screenshot(opened.page, 'bench-streaming-failed').catch(() => 'no screenshot');
         const reason = error instanceof Error ? error.message : String(error);

@@ -17,24 +17,30 @@ export function icon(name: string, extraClass = ''): HTMLElement {
   return el('span', { class: `codicon codicon-${name} ${extraClass}`.trim(), 'aria-hidden': 'true' });
 }
 
-/** One turn of every spinner in the panel: eight steps a second, on the document's clock. */
-const SPIN_TURN_MS = 1000;
-const SPIN_STEPS = 8;
+let aligning = false;
+
+/** At the next frame, before it is drawn, every spinner's turn starts at the document timeline's zero. */
+function alignSpinners(): void {
+  if (aligning) return;
+  aligning = true;
+  requestAnimationFrame(() => {
+    aligning = false;
+    for (const animation of document.getAnimations()) {
+      if (animation instanceof CSSAnimation && animation.animationName === 'spinner-turn' && animation.startTime !== 0) animation.startTime = 0;
+    }
+  });
+}
 
 /**
- * A busy icon that turns. Every spinner turns on one shared clock (its animation starts at the
- * document timeline's zero), so a card drawn again mid-turn keeps its angle instead of jumping
- * back, and several spinners change in the same frames. Eight steps a second, not codicons' own
- * twenty smooth ones: each step is a frame the editor composites, and around a webview VS Code
- * redraws the whole view for it, in software without a GPU, while the agent needs the same cores.
- * With reduced motion asked for, it stays still.
+ * A busy icon that turns (media/panel.css: eight steps a second, still with reduced motion). Every
+ * spinner turns on one clock, so a card drawn again mid-turn keeps its angle instead of jumping
+ * back, and several spinners change in the same frames. Codicons turn the loading icon smoothly,
+ * a new frame every frame: each is a frame the editor composites, and around a webview VS Code
+ * redraws the whole view for it (in software without a GPU) while the agent needs the same cores.
  */
 export function spinner(name: string, extraClass = ''): HTMLElement {
-  const glyph = icon(name, `spinner ${extraClass}`.trim());
-  if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) return glyph;
-  const turning = glyph.animate([{ transform: 'rotate(0deg)' }, { transform: 'rotate(360deg)' }], { duration: SPIN_TURN_MS, iterations: Infinity, easing: `steps(${SPIN_STEPS})` });
-  turning.startTime = 0;
-  return glyph;
+  alignSpinners();
+  return icon(name, `spinner ${extraClass}`.trim());
 }
 
 export function button(label: string, options: { icon?: string; secondary?: boolean; title?: string; onClick: () => void }): HTMLElement {

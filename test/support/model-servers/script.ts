@@ -46,6 +46,8 @@ export interface RecordedRequest {
   disconnected?: boolean;
   /** Date.now() when the request arrived. */
   at: number;
+  /** Date.now() when the server wrote the last byte of a main turn's stream (or the client hung up). */
+  streamEndedAt?: number;
 }
 
 export interface ScriptedModelServer {

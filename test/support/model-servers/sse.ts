@@ -65,6 +65,7 @@ export async function startScriptedModelServer(route: (exchange: ScriptedExchang
       record.role = "main";
       record.turn = queue.next();
       record.disconnected = !(await stream(record.turn));
+      record.streamEndedAt = Date.now();
     };
     const markSideCall = (kind: string): void => {
       record.role = "side";

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { untilIdle } from '../../bench/processCpu';
+
+/** A CPU counter that grows by each of `steps` in turn at every read, then stays. */
+function counter(steps: number[]): () => number {
+  let total = 0;
+  let reads = 0;
+  return () => {
+    total += steps[reads++] ?? 0;
+    return total;
+  };
+}
+
+describe('waiting for the benches\' processes to be at rest', () => {
+  test('goes ahead after the first window in which they used at most the allowance', async () => {
+    const wait = await untilIdle(counter([0, 80, 60, 10]), { windowMs: 20, busyMs: 10, limitMs: 5_000 });
+    assert.equal(wait.idle, true);
+    assert.ok(wait.waitedMs >= 60 && wait.waitedMs < 1_000, `three windows, the third quiet: ${wait.waitedMs} ms`);
+  });
+
+  test('gives up at the limit and says the processes were still busy', async () => {
+    const wait = await untilIdle(() => Date.now(), { windowMs: 20, busyMs: 10, limitMs: 100 });
+    assert.equal(wait.idle, false);
+    assert.ok(wait.waitedMs >= 100, `waited up to the limit: ${wait.waitedMs} ms`);
+  });
+
+  test('without /proc it does not wait and does not claim rest', async () => {
+    const wait = await untilIdle(() => null);
+    assert.equal(wait.idle, false);
+    assert.ok(wait.waitedMs < 50, `no window waited: ${wait.waitedMs} ms`);
+  });
+});

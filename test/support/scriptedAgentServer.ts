@@ -37,6 +37,9 @@ import { deleteStoredSession, readSessions, recordingClient, saveSession } from 
 import { AgentExtras } from './scenarios/agentExtras';
 
 /** What being a process means to the agent, which a process does for real and memory imitates. */
+/** How every note Tandem adds to a prompt begins (src/vscode/review/reviewController.ts, src/panel/checkpointPanel.ts...). */
+const EDITOR_NOTE = '[Note from the editor:';
+
 export interface ScriptedAgentHost {
   /** One line of the agent's free-form log (stderr). */
   log(line: string): void;
@@ -252,8 +255,12 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
     .onRequest(acp.methods.agent.session.prompt, async (ctx) => {
       terminalSignIn.require('prompt');
       const text = promptText(ctx.params.prompt);
-      const [word = 'echo', ...restWords] = text.split(/\s+/);
-      const scenario = scenarios[word];
+      // The scenario is named by the user's own words. Tandem's notes (what the user undid or restored)
+      // come as text blocks ahead of them, and go to whichever conversation asks first after a reload.
+      const ownWords = promptText(ctx.params.prompt.filter((block) => !(block.type === 'text' && block.text.startsWith(EDITOR_NOTE))));
+      const [word = 'echo', ...restWords] = ownWords.split(/\s+/);
+      // An echo under notes repeats the whole prompt, notes first: tests read from it what reached the agent.
+      const scenario = word === 'echo' && ownWords !== text ? undefined : scenarios[word];
       // A closed connection stops the turn too: an agent in memory outlives nothing it served.
       const signal = AbortSignal.any([cancels.begin(ctx.params.sessionId), ctx.signal]);
       const session = sessions.get(ctx.params.sessionId) ?? { cwd: options.cwd, clientCapabilities };

@@ -118,6 +118,11 @@ export function childGroup(parent: number, argument: string): number | null {
   return group === undefined ? null : Number(group);
 }
 
+/** CPU readings added up; null when any of them could not be read. */
+export function sumOfCpu(...parts: (number | null)[]): number | null {
+  return parts.some((part) => part === null) ? null : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+}
+
 export interface IdleWait {
   /** Milliseconds waited before the processes went quiet, or the limit when they did not. */
   waitedMs: number;

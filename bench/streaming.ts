@@ -30,7 +30,7 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
-import { untilIdle, type IdleWait } from './processCpu';
+import { sumOfCpu, untilIdle, type IdleWait } from './processCpu';
 import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, ms, ratio, table } from './report';
 import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
@@ -221,8 +221,6 @@ interface CodeServerRounds extends Rounds<CodeServerTurn> {
   waits: IdleWait[];
 }
 
-const sumOf = (...parts: (number | null)[]) => (parts.some((part) => part === null) ? null : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0));
-
 async function measureCodeServer(context: BenchContext, model: ScriptedModelServer, text: string, runs: number): Promise<CodeServerRounds[]> {
   context.progress('streaming: starting code-server with the packaged extension (dist/tandem.vsix)');
   const editor = await openCodeServerStreaming(model);
@@ -238,7 +236,7 @@ async function measureCodeServer(context: BenchContext, model: ScriptedModelServ
       const waits: IdleWait[] = [];
       // Both sides at rest before each timed prompt: the other side's agent is not still working on its last turn.
       const atRest = async () => {
-        waits.push(await untilIdle(() => sumOf(raw.cpuMs(), editor.cpuMs())));
+        waits.push(await untilIdle(() => sumOfCpu(raw.cpuMs(), editor.cpuMs())));
       };
       rounds.push({ ...await alternate(pace, runs, () => raw.turn(text, pace, atRest), () => editor.turn(text, pace, END_MARKER, atRest), context.progress), waits });
     }

@@ -13,7 +13,7 @@ import { claudeAgentSpec } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../test/support/tandemWorkbench';
 import { screenshot } from '../test/support/workbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
-import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs } from './processCpu';
+import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs, sumOfCpu } from './processCpu';
 import { afterStream, CHUNK, type BeforePrompt, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
@@ -65,8 +65,7 @@ function cpuMeters(tandem: TandemWorkbench, agentArgument: string): CpuMeters {
     },
     total() {
       const agentGroup = childGroup(server.extensionHost, agentArgument);
-      const parts = [agentGroup === null ? 0 : processGroupCpuMs(agentGroup), processGroupCpuMs(server.group), browser('renderer'), browser('gpu-process')];
-      return parts.some((part) => part === null) ? null : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+      return sumOfCpu(agentGroup === null ? 0 : processGroupCpuMs(agentGroup), processGroupCpuMs(server.group), browser('renderer'), browser('gpu-process'));
     },
   };
 }

@@ -34,6 +34,10 @@ const noticeIcons = { error: 'error', warning: 'warning', info: 'info' } as cons
 
 const planIcons = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass-filled' } as const;
 
+function endsTurn(delta: ThreadDelta): boolean {
+  return delta.type === 'entryAdded' && delta.entry.kind === 'turnEnded';
+}
+
 function plainRow(element: HTMLElement): Row {
   return { element, markdown: null };
 }
@@ -163,6 +167,9 @@ export class ThreadView {
     this.entries = applyThreadDeltas(this.entries, deltas);
     for (const delta of deltas) this.draw(delta);
     if (deltas.some((delta) => delta.type !== 'textAppended')) this.rowsChanged = true;
+    // A turn's end is attached at once; the text before it is drawn with it, not a frame after
+    // (which showed the ended turn, its queue going out and its meter, above words not yet there).
+    if (deltas.some(endsTurn)) this.drawText();
     this.scheduleFrame();
   }
 
@@ -275,14 +282,18 @@ export class ThreadView {
       // The cadence spaces the drawing of streamed text; a new card is followed in the next frame.
       if (!this.rowsChanged && !this.cadence.due(now)) return this.scheduleFrame();
       this.rowsChanged = false;
-      let unfinished: Row[] = [];
       this.cadence.render(now, () => {
-        unfinished = [...this.dirty].filter((row) => row.markdown?.render() === true);
+        const behind = this.drawText();
         if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
-        return unfinished.length > 0;
+        return behind;
       });
-      this.dirty = new Set(unfinished);
-      if (unfinished.length > 0) this.scheduleFrame();
+      if (this.dirty.size > 0) this.scheduleFrame();
     });
+  }
+
+  /** Draws the streamed text waiting to be drawn; true when a backlog is left for the next frame. */
+  private drawText(): boolean {
+    this.dirty = new Set([...this.dirty].filter((row) => row.markdown?.render() === true));
+    return this.dirty.size > 0;
   }
 }

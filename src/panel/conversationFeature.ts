@@ -94,6 +94,15 @@ export class ConversationFeature implements Disposable {
     };
   }
 
+  /**
+   * The controls go out now instead of after the coalescing delay: a turn's start or end is shown
+   * with the usage and options it ended on, never a few frames ahead of them.
+   */
+  postNow(): void {
+    this.postTask.cancel();
+    this.postConversation();
+  }
+
   /** Sends the whole state, e.g. after a snapshot. */
   postAll(): void {
     this.postConversation();

@@ -30,7 +30,7 @@ async function readyPanel(t: { after(fn: () => unknown): void }) {
   await presenter.handle({ type: 'ready' });
   await waitFor(() => presenter.currentSession.connectionView.phase === 'ready', 'agent ready');
   const conversations = (): ConversationView[] => posted.flatMap((message) => (message.type === 'conversationChanged' ? [message.conversation] : []));
-  return { presenter, revealed, conversations };
+  return { presenter, revealed, conversations, posted };
 }
 
 describe('the conversation view follows the thread', () => {
@@ -43,6 +43,17 @@ describe('the conversation view follows the thread', () => {
     presenter.currentSession.thread.setFact('usage', { used: 9000, size: 10000, cost: null });
     const fromFact = await waitFor(() => conversations().find((view) => view.usage?.kind === 'context' && view.usage.used === 9000), 'the fact posted');
     assert.deepEqual(fromFact.usage, { kind: 'context', used: 9000, size: 10000, percent: 90, level: 'warning', cost: null });
+  });
+
+  test('a turn is shown ended only after the usage it ended on: the coalesced view goes out before the turn\'s end', async (t) => {
+    const { presenter, posted } = await readyPanel(t);
+    await presenter.sendPrompt('usage 2000 10000');
+    const ended = await waitFor(() => {
+      const index = posted.findIndex((message) => message.type === 'turnChanged' && !message.turn.running);
+      return index >= 0 ? index : undefined;
+    }, 'the turn\'s end posted');
+    const usageAt = posted.findIndex((message) => message.type === 'conversationChanged' && message.conversation.usage?.kind === 'context' && message.conversation.usage.used === 2000);
+    assert.ok(usageAt >= 0 && usageAt < ended, `the usage (message ${usageAt}) goes out before the turn's end (message ${ended})`);
   });
 
   test('the agent\'s commands reach the view as a fact', async (t) => {

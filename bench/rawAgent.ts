@@ -33,6 +33,14 @@ export interface RawTurn {
   agentCpuMs: number | null;
   /** The model server's last byte of the answer -> the response received: how far behind the model the agent finished. */
   afterStreamMs: number | null;
+  /** session/prompt sent -> the adapter's request for the answer reached the model server. */
+  modelRequestMs: number | null;
+}
+
+/** Milliseconds from `sentAt` (Date.now()) to the arrival of the model server's newest main request; null if none came. */
+export function modelRequestAfter(model: ScriptedModelServer, sentAt: number): number | null {
+  const request = [...model.requests].reverse().find((candidate) => candidate.role === 'main');
+  return request === undefined || request.at < sentAt ? null : request.at - sentAt;
 }
 
 /** Milliseconds from the end of the model server's newest answer stream to `endedAt` (Date.now()); null if none ended. */
@@ -84,12 +92,13 @@ export async function openRawAgent(model: ScriptedModelServer): Promise<RawAgent
       chunks = 0;
       const cpuBefore = processGroupCpuMs(group);
       const started = performance.now();
+      const sentAt = Date.now();
       await client.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write the long answer' }] }, 300_000);
       const elapsed = performance.now() - started;
       const afterStreamMs = afterStream(model, Date.now());
       const cpuAfter = processGroupCpuMs(group);
       const agentCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: agentCpuMs === null ? null : agentCpuMs / elapsed, agentCpuMs, afterStreamMs };
+      return { ms: elapsed, firstTokenMs: firstChunkAt - started, chunks, agentCores: agentCpuMs === null ? null : agentCpuMs / elapsed, agentCpuMs, afterStreamMs, modelRequestMs: modelRequestAfter(model, sentAt) };
     },
   };
 }

@@ -173,19 +173,26 @@ function codeServerFigures({ pace, raw, tandem, waits }: CodeServerRounds): Figu
     webviewLongTasks: worst(tandem, (turn) => turn.webview.longTasks),
     workbenchLongTasks: worst(tandem, (turn) => turn.workbench.longTasks),
     chunks: distribution(raw.map((turn) => turn.chunks), 'count'),
-    ...afterStreamFigures(raw, tandem),
+    ...bothSides(raw, tandem, 'afterStreamMs'),
+    ...bothSides(raw, tandem, 'modelRequestMs'),
     restWaitMs: distribution(waits.map((wait) => wait.waitedMs), 'ms'),
     restMissed: single(waits.filter((wait) => !wait.idle).length, 'count'),
     ...cpuFigures(raw, tandem),
   });
 }
 
-/** How long after the model server's last byte each side finished: the agent catching up, then what Tandem adds after it. */
-function afterStreamFigures(raw: RawTurn[], tandem: CodeServerTurn[]): Figures {
-  const rawAfter = raw.flatMap((turn) => (turn.afterStreamMs === null ? [] : [turn.afterStreamMs]));
-  const tandemAfter = tandem.flatMap((turn) => (turn.afterStreamMs === null ? [] : [turn.afterStreamMs]));
-  if (rawAfter.length === 0 || tandemAfter.length === 0) return {};
-  return { rawAfterStreamMs: distribution(rawAfter, 'ms'), codeServerAfterStreamMs: distribution(tandemAfter, 'ms') };
+/**
+ * A moment both sides record on the model server's clock, as `raw<Name>` and `codeServer<Name>`:
+ * `afterStreamMs`, how long after the model's last byte each side finished (the agent catching
+ * up, then what Tandem adds after it); `modelRequestMs`, how long after the prompt each side's
+ * adapter asked the model (the part of the first token that is the agent's, not the panel's).
+ */
+function bothSides(raw: RawTurn[], tandem: CodeServerTurn[], field: 'afterStreamMs' | 'modelRequestMs'): Figures {
+  const rawValues = raw.flatMap((turn) => (turn[field] === null ? [] : [turn[field]]));
+  const tandemValues = tandem.flatMap((turn) => (turn[field] === null ? [] : [turn[field]]));
+  if (rawValues.length === 0 || tandemValues.length === 0) return {};
+  const name = `${field[0]?.toUpperCase() ?? ''}${field.slice(1)}`;
+  return { [`raw${name}`]: distribution(rawValues, 'ms'), [`codeServer${name}`]: distribution(tandemValues, 'ms') };
 }
 
 /** CPU per turn by whose it is (/proc), under `cpu.`: what Tandem costs, less at the mercy of the machine's load than its times. */
@@ -281,6 +288,16 @@ function afterStreamLine(figures: Figures, pace: Pace): string {
   return `   ${pace.label}: after the model server's last byte (min / median / max): the raw client's response ${spread(raw, ms)}, Tandem's last line in the DOM ${spread(tandem, ms)}.`;
 }
 
+/** Prompt -> the adapter's model request, then that request -> the first token seen, each side. */
+function modelRequestLine(figures: Figures, pace: Pace): string {
+  const raw = figures[`streaming.${pace.key}.rawModelRequestMs`];
+  const tandem = figures[`streaming.${pace.key}.codeServerModelRequestMs`];
+  if (!raw || !tandem) return `   ${pace.label}: the adapter's model requests were not recorded.`;
+  const at = (name: string) => of(figures, `streaming.${pace.key}.${name}`).value;
+  return `   ${pace.label}: the adapter's model request after the prompt (min / median / max): raw ${spread(raw, ms)}, Tandem (from Enter) ${spread(tandem, ms)}; `
+    + `then the first token: raw ${ms(at('rawFirstTokenMs') - raw.value)}, Tandem ${ms(at('codeServerFirstTokenMs') - tandem.value)} (differences of medians).`;
+}
+
 /** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
 function cpuLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
@@ -343,6 +360,7 @@ export const streamingBench: Bench = {
         table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
         ...PACES.map((pace) => firstTokenLine(figures, pace)),
         ...PACES.map((pace) => afterStreamLine(figures, pace)),
+        ...PACES.map((pace) => modelRequestLine(figures, pace)),
         ...PACES.map((pace) => cpuLine(figures, pace)),
         ...PACES.map((pace) => restLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),

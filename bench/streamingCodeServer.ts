@@ -14,7 +14,7 @@ import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../tes
 import { screenshot } from '../test/support/workbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs, sumOfCpu } from './processCpu';
-import { afterStream, CHUNK, type BeforePrompt, type Pace } from './rawAgent';
+import { afterStream, CHUNK, modelRequestAfter, type BeforePrompt, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
 const AGENT_LABEL = 'Claude Code';
@@ -27,6 +27,8 @@ export interface CodeServerTurn {
   firstTokenMs: number;
   /** The model server's last byte of the answer -> its last line in the panel's document (one machine, one clock). */
   afterStreamMs: number | null;
+  /** Enter pressed -> the adapter's request for the answer reached the model server (one machine, one clock). */
+  modelRequestMs: number | null;
   webview: FrameGaps;
   workbench: FrameGaps;
   /** CPU time over the turn (Enter to the last line) by whose it is, from /proc; null where /proc is missing. */
@@ -139,7 +141,7 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   const { enterAt, firstAt, shownAt, origin } = await panel.evaluate('({ ...window.__turnProbe, origin: performance.timeOrigin })') as { enterAt: number; firstAt: number; shownAt: number; origin: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), webview, workbench, cpu };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), webview, workbench, cpu };
 }
 
 /** code-server with the packaged extension and the adapter configured as a user would, the panel on the adapter. */

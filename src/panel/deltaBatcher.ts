@@ -2,8 +2,9 @@ import type { ThreadDelta } from '../contract/viewModel';
 import { CoalescedTask } from '../util/coalescedTask';
 
 /**
- * Collects thread deltas and hands them over in one batch per frame interval. Consecutive
- * appends to one entry merge into one, so a 17,000-chunk answer costs a few hundred messages.
+ * Collects thread deltas and hands them over in one batch per frame interval (the first after a
+ * quiet interval in the next task). Consecutive appends to one entry merge into one, so a
+ * 17,000-chunk answer costs a few hundred messages.
  *
  * At most one batch is in flight: receiving a batch costs the browser's main thread (shared
  * with the workbench) a few milliseconds, so while the webview has not acknowledged the last
@@ -37,7 +38,9 @@ export class DeltaBatcher {
     } else {
       this.pending.push(delta.type === 'textAppended' ? { ...delta } : delta);
     }
-    this.delivery.schedule();
+    // After a quiet interval the first delta (an answer's first words) goes out in the next task,
+    // with whatever the same read of the agent's output brings, not an interval later.
+    this.delivery.schedule(this.quiet() ? 0 : this.intervalMs);
   }
 
   /** Hands over what is pending now, in flight or not: what follows must not overtake it. */
@@ -63,6 +66,11 @@ export class DeltaBatcher {
 
   dispose(): void {
     this.discard();
+  }
+
+  /** Nothing in flight, and nothing sent for an interval. */
+  private quiet(): boolean {
+    return this.unacknowledged === 0 && Date.now() - this.lastSentAt >= this.intervalMs;
   }
 
   /** The interval ended: send, unless a batch is still in flight (its ack or timeout sends). */

@@ -16,11 +16,12 @@ export class CoalescedTask implements Disposable {
     return this.timer !== null;
   }
 
-  schedule(): void {
+  /** `delayMs` overrides the task's own delay for this schedule; a run already scheduled keeps its time. */
+  schedule(delayMs = this.delayMs): void {
     this.timer ??= setTimeout(() => {
       this.timer = null;
       this.task();
-    }, this.delayMs);
+    }, delayMs);
   }
 
   /** Runs the task now if it was scheduled (and not again when the delay ends). */

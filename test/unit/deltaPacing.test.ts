@@ -42,6 +42,25 @@ describe('delta batches paced by the webview', () => {
     assert.equal(sent.length, 2, 'an ack with nothing pending sends nothing');
   });
 
+  test('the first delta after a quiet interval goes out in the next task, with what the same task brought', (t) => {
+    const { batcher, sent } = pacedBatcher(t);
+    batcher.push(append('a'));
+    batcher.push(append('b'));
+    t.mock.timers.tick(1);
+    assert.deepEqual(sent, [[append('ab')]], 'an answer\'s first words do not wait an interval');
+    batcher.acknowledge(1);
+    t.mock.timers.tick(INTERVAL);
+    batcher.push(append('c'));
+    t.mock.timers.tick(1);
+    assert.deepEqual(sent, [[append('ab')], [append('c')]], 'quiet again: the next one goes at once too');
+    batcher.push(append('d'));
+    t.mock.timers.tick(1);
+    batcher.acknowledge(1);
+    assert.equal(sent.length, 2, 'a delta soon after a batch waits for the interval, merging what follows');
+    t.mock.timers.tick(INTERVAL);
+    assert.deepEqual(sent.at(-1), [append('d')]);
+  });
+
   test('an ack sooner than the interval sends the next batch one interval after the previous, not before', (t) => {
     const { batcher, sent } = pacedBatcher(t);
     batcher.push(append('a'));

@@ -330,7 +330,7 @@ export class ChatPresenter implements Disposable {
         if (this.tabs.isActive(tab)) {
           this.view.flushDeltas();
           tab.terminalFeed.flush();
-          this.conversation.postNow();
+          this.conversation.turnChanged();
           this.view.send({ type: 'turnChanged', turn });
         }
         if (!turn.running) void this.prompts.turnEnded(tab);

@@ -73,7 +73,6 @@ export class ConversationFeature implements Disposable {
       if (shownFacts.has(name)) this.postTask.schedule();
     }));
     store.add(session.thread.onToolCallLocated(({ locations }) => this.follow(locations)));
-    store.add(session.onTurnChanged(() => this.postTask.schedule()));
     store.add(toDisposable(() => {
       if (this.session === session) this.session = null;
     }));
@@ -95,10 +94,11 @@ export class ConversationFeature implements Disposable {
   }
 
   /**
-   * The controls go out now instead of after the coalescing delay: a turn's start or end is shown
-   * with the usage and options it ended on, never a few frames ahead of them.
+   * A turn of the shown session started or ended: the controls go out now, not after the
+   * coalescing delay, so the panel never shows a turn ended a few frames ahead of the usage it
+   * ended on. The presenter calls this in order, between the thread's last deltas and the turn.
    */
-  postNow(): void {
+  turnChanged(): void {
     this.postTask.cancel();
     this.postConversation();
   }

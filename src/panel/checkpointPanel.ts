@@ -11,6 +11,7 @@ import { DisposableStore, type Disposable } from '../util/disposable';
 import { errorMessage } from '../util/logger';
 import type { OpenConversations } from './openConversations';
 import type { SessionTab } from './sessionTab';
+import { editorNote } from '../review/editorNote';
 
 /** The checkpoints of the workspace, as the editor side provides them. */
 export interface CheckpointService {
@@ -48,7 +49,7 @@ const MAX_NOTED_FILES = 20;
 function restoredNote(labels: readonly string[], restoredTo: string): string {
   const named = labels.slice(0, MAX_NOTED_FILES).join(', ');
   const more = labels.length > MAX_NOTED_FILES ? ` and ${labels.length - MAX_NOTED_FILES} more` : '';
-  return `[Note from the editor: the user restored ${labels.length === 1 ? 'a file' : `${labels.length} files`} to how ${labels.length === 1 ? 'it was' : 'they were'} ${restoredTo}: ${named}${more}. The files on disk are the truth now; read them again before editing.]`;
+  return editorNote(`the user restored ${labels.length === 1 ? 'a file' : `${labels.length} files`} to how ${labels.length === 1 ? 'it was' : 'they were'} ${restoredTo}: ${named}${more}. The files on disk are the truth now; read them again before editing.`);
 }
 
 function canFork(tab: SessionTab): boolean {

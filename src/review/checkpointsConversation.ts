@@ -6,6 +6,7 @@
  * for word, what the agent is told with the next message.
  */
 import type { ThreadEntry } from '../contract/viewModel';
+import { editorNote } from './editorNote';
 
 export interface ConversationRestoreInput {
   entries: readonly ThreadEntry[];
@@ -53,7 +54,7 @@ export function conversationRestore(input: ConversationRestoreInput): Conversati
   const entries = input.entries.slice(0, at).map((entry) => structuredClone(entry));
   const files = filesSentence(input.codeRestored);
   if (input.canFork) {
-    const agentNote = `[Note from the editor: the user went back in this conversation to before their message ${quote(message.text, MAX_QUOTE_CHARS)}. That message and everything after it are withdrawn: disregard them and their results, and continue from the point before it. ${files}]`;
+    const agentNote = editorNote(`the user went back in this conversation to before their message ${quote(message.text, MAX_QUOTE_CHARS)}. That message and everything after it are withdrawn: disregard them and their results, and continue from the point before it. ${files}`);
     return {
       route: 'fork',
       entries,
@@ -66,7 +67,7 @@ export function conversationRestore(input: ConversationRestoreInput): Conversati
   const asked = earlier.length > 0
     ? `Before that point the user had asked, in order: ${earlier.map((text, index) => `${index + 1}. ${text}`).join(' ')}. Your answers then are not included.`
     : 'Nothing had been asked before that point.';
-  const agentNote = `[Note from the editor: this session continues an earlier conversation that you cannot see, from a point the user went back to. ${asked} ${files}]`;
+  const agentNote = editorNote(`this session continues an earlier conversation that you cannot see, from a point the user went back to. ${asked} ${files}`);
   return {
     route: 'new',
     entries,

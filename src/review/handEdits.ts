@@ -11,6 +11,7 @@
  */
 import { diffLineArrays, type LineEdit } from './lineDiff';
 import { LineText, stripEol } from './lineText';
+import { editorNote } from './editorNote';
 
 /** A file past this size is tracked without its text: the note then names the file only. */
 const MAX_TRACKED_CHARS = 1_000_000;
@@ -119,7 +120,7 @@ export function copyHandEdit(edit: HandEdit): HandEdit {
 
 /** The note for the agent, one block for all files (`label`: how the agent is told a path). */
 export function handEditNote(files: readonly FileHandEdits[], label: (path: string) => string): string {
-  const intro = '[Note from the editor: the user edited by hand some of the lines you changed. Line numbers are those of the files as they are now; read the files again before editing them.]';
+  const intro = editorNote('the user edited by hand some of the lines you changed. Line numbers are those of the files as they are now; read the files again before editing them.');
   return [intro, ...files.map((file) => fileText(file, label(file.path)))].join('\n\n');
 }
 

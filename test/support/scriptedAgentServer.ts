@@ -35,11 +35,9 @@ import { ApiKeySignIn } from './scenarios/apiKeyAuth';
 import { ScriptedConversation } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
 import { AgentExtras } from './scenarios/agentExtras';
+import { EDITOR_NOTE_PREFIX } from '../../src/review/editorNote';
 
 /** What being a process means to the agent, which a process does for real and memory imitates. */
-/** How every note Tandem adds to a prompt begins (src/vscode/review/reviewController.ts, src/panel/checkpointPanel.ts...). */
-const EDITOR_NOTE = '[Note from the editor:';
-
 export interface ScriptedAgentHost {
   /** One line of the agent's free-form log (stderr). */
   log(line: string): void;
@@ -257,7 +255,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
       const text = promptText(ctx.params.prompt);
       // The scenario is named by the user's own words. Tandem's notes (what the user undid or restored)
       // come as text blocks ahead of them, and go to whichever conversation asks first after a reload.
-      const ownWords = promptText(ctx.params.prompt.filter((block) => !(block.type === 'text' && block.text.startsWith(EDITOR_NOTE))));
+      const ownWords = promptText(ctx.params.prompt.filter((block) => !(block.type === 'text' && block.text.startsWith(EDITOR_NOTE_PREFIX))));
       const [word = 'echo', ...restWords] = ownWords.split(/\s+/);
       // An echo under notes repeats the whole prompt, notes first: tests read from it what reached the agent.
       const scenario = word === 'echo' && ownWords !== text ? undefined : scenarios[word];

@@ -13,6 +13,7 @@ import { Emitter } from '../../util/emitter';
 import { errorMessage, type Logger } from '../../util/logger';
 import { keepLineEndings } from './exactLines';
 import { ReviewWriter, writeFailureMessage, type DocumentWriter } from './reviewWriter';
+import { editorNote } from '../../review/editorNote';
 
 const STATE_KEY = 'tandem.review.ledger';
 const FEEDBACK_KEY = 'tandem.review.feedback';
@@ -125,7 +126,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     const edited = this.feed.takeHandEdits(owner);
     if (!vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
     const notes: string[] = [];
-    if (undone.length > 0) notes.push(`[Note from the editor: the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.]`);
+    if (undone.length > 0) notes.push(editorNote(`the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.`));
     if (edited.length > 0) notes.push(handEditNote(edited, (path) => vscode.workspace.asRelativePath(path, false)));
     return notes;
   }

@@ -31,6 +31,8 @@ export function tempWorkspace(prefix: string, copyOf?: string, folderName = 'wor
 
 export interface TandemWorkbenchOptions extends Omit<CodeServerOptions, 'workspace' | 'vsix'> {
   viewport?: { width: number; height: number };
+  /** The package to install; dist/tandem.vsix unless a bench compares another build. */
+  vsix?: string;
 }
 
 export interface TandemWorkbench extends TempWorkspace {
@@ -45,8 +47,8 @@ export interface TandemWorkbench extends TempWorkspace {
 
 /** code-server on `where.workspace` with the packaged extension, Chromium on it, and the panel found. */
 export async function openTandemWorkbench(where: TempWorkspace, options: TandemWorkbenchOptions = {}): Promise<TandemWorkbench> {
-  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (npm test does)`);
-  const { viewport, settings, ...serverOptions } = options;
+  const { viewport, settings, vsix = VSIX, ...serverOptions } = options;
+  assert.ok(existsSync(vsix), `${vsix} is missing: run npm run package (npm test does)`);
   let server: CodeServer | undefined;
   let browser: WorkbenchBrowser | undefined;
   const close = async () => {
@@ -57,7 +59,7 @@ export async function openTandemWorkbench(where: TempWorkspace, options: TandemW
     rmSync(where.tmp, { recursive: true, force: true });
   };
   try {
-    server = await startCodeServer({ ...serverOptions, workspace: where.workspace, vsix: VSIX, settings: { 'tandem.revealOnStartup': true, ...settings } });
+    server = await startCodeServer({ ...serverOptions, workspace: where.workspace, vsix, settings: { 'tandem.revealOnStartup': true, ...settings } });
     browser = await launchBrowser({ viewport: viewport ?? { width: 1500, height: 950 } });
     const page = await openWorkbench(browser, server.url);
     const panel = await webviewFrame(page, '#tandem-root', 60_000);

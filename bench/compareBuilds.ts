@@ -1,0 +1,74 @@
+/**
+ * Two packaged builds of Tandem side by side in real code-server, on one scripted model server:
+ * each build gets its own code-server, Chromium and Claude adapter, and the rounds alternate which
+ * build streams first, both at rest before each prompt. Prints, per pace, each build's time (Enter
+ * to the last line) and CPU per turn by party, and B's time and Tandem-side CPU over A's, round by
+ * round. For deciding a change to the panel or host path on figures rather than a hunch:
+ *
+ *   npm run -s package && cp dist/tandem.vsix /tmp/a.vsix      # the build before the change
+ *   npm run -s package && cp dist/tandem.vsix /tmp/b.vsix      # the build with it
+ *   node --import tsx bench/compareBuilds.ts /tmp/a.vsix /tmp/b.vsix [characters, default 50000] [rounds, default 6]
+ *
+ * A diagnostic, not a bench section: `npm run bench` measures the build in dist/ against the raw client.
+ */
+import { existsSync } from 'node:fs';
+import { startClaudeModelServer } from '../test/support/model-servers/claude';
+import { pairedRatios, type Figure } from './figures';
+import { sumOfCpu, untilIdle } from './processCpu';
+import type { Pace } from './rawAgent';
+import { ms, ratio } from './report';
+import { benchMarkdown, END_MARKER } from './streaming';
+import { openCodeServerStreaming, type CodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
+import { median } from './stats';
+
+const PACES: Pace[] = [
+  { key: 'paced', label: 'model pace: 5,000 deltas/s', deltasPerSecond: 5_000 },
+  { key: 'flood', label: 'flood' },
+];
+
+const spread = (values: number[], format: (value: number) => string) => `${format(Math.min(...values))} / ${format(median(values))} / ${format(Math.max(...values))}`;
+const tandemCpu = (turn: CodeServerTurn) => (turn.cpu ? turn.cpu.hostMs + turn.cpu.rendererMs + turn.cpu.gpuMs : Number.NaN);
+const ratios = (figure: Figure) => `${ratio(figure.min ?? figure.value)} / ${ratio(figure.value)} / ${ratio(figure.max ?? figure.value)}`;
+
+function describe(name: string, turns: CodeServerTurn[]): string {
+  const cpu = (pick: (turn: CodeServerTurn) => number) => spread(turns.map(pick), ms);
+  return `  ${name}: Enter -> last line ${spread(turns.map((turn) => turn.ms), ms)}; CPU per turn: extension host + code-server ${cpu((turn) => turn.cpu?.hostMs ?? Number.NaN)}, `
+    + `renderer ${cpu((turn) => turn.cpu?.rendererMs ?? Number.NaN)}, GPU ${cpu((turn) => turn.cpu?.gpuMs ?? Number.NaN)}, the agent ${cpu((turn) => turn.cpu?.agentMs ?? Number.NaN)} (min / median / max)`;
+}
+
+async function main(): Promise<void> {
+  const [a, b] = process.argv.slice(2, 4);
+  const characters = Number(process.argv[4] ?? 50_000);
+  const rounds = Number(process.argv[5] ?? 6);
+  if (!a || !b || !existsSync(a) || !existsSync(b)) throw new Error('usage: node --import tsx bench/compareBuilds.ts <a.vsix> <b.vsix> [characters] [rounds]');
+  const model = await startClaudeModelServer();
+  const builds: CodeServerStreaming[] = [];
+  try {
+    builds.push(await openCodeServerStreaming(model, a), await openCodeServerStreaming(model, b));
+    const [first, second] = builds as [CodeServerStreaming, CodeServerStreaming];
+    const atRest = async () => void await untilIdle(() => sumOfCpu(first.cpuMs(), second.cpuMs()));
+    const text = benchMarkdown(characters);
+    for (const build of builds) await build.turn(benchMarkdown(20_000), PACES[0] as Pace, END_MARKER, atRest);
+    for (const pace of PACES) {
+      const turns: [CodeServerTurn[], CodeServerTurn[]] = [[], []];
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? [0, 1] as const : [1, 0] as const;
+        for (const side of order) turns[side].push(await builds[side]!.turn(text, pace, END_MARKER, atRest));
+        console.error(`  ${pace.label}, round ${round + 1}/${rounds}${order[0] === 1 ? ' (B first)' : ''}: A ${ms(turns[0].at(-1)!.ms)}, B ${ms(turns[1].at(-1)!.ms)}`);
+      }
+      console.log(`${pace.label}, ${characters} characters, ${rounds} alternated rounds:`);
+      console.log(describe('A', turns[0]));
+      console.log(describe('B', turns[1]));
+      console.log(`  B / A per round (min / median / max): time ${ratios(pairedRatios(turns[1].map((turn) => turn.ms), turns[0].map((turn) => turn.ms)))}, `
+        + `Tandem-side CPU ${ratios(pairedRatios(turns[1].map(tandemCpu), turns[0].map(tandemCpu)))}`);
+    }
+  } finally {
+    for (const build of builds) await build.close();
+    await model.close();
+  }
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

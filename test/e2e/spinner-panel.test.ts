@@ -35,6 +35,8 @@ describe('spinners in the panel', () => {
     await harness.page.waitForTimeout(230);
     await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryUpdated', entry: running('npm test -- --watch') }] });
     await harness.page.locator('[data-entry-id="t1"] .tool-title', { hasText: '--watch' }).waitFor();
+    // Read as the screen shows it: the new card's turn is aligned at the next frame, before that frame is drawn.
+    await harness.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
     const seen = new Set<number>();
     for (let sample = 0; sample < 40; sample++) {

@@ -48,12 +48,12 @@ async function main(): Promise<void> {
     const [first, second] = builds as [CodeServerStreaming, CodeServerStreaming];
     const atRest = async () => void await untilIdle(() => sumOfCpu(first.cpuMs(), second.cpuMs()));
     const text = benchMarkdown(characters);
-    for (const build of builds) await build.turn(benchMarkdown(20_000), PACES[0] as Pace, END_MARKER, atRest);
+    for (const build of builds) await build.turn(benchMarkdown(20_000), PACES[0] as Pace, END_MARKER, { beforePrompt: atRest });
     for (const pace of PACES) {
       const turns: [CodeServerTurn[], CodeServerTurn[]] = [[], []];
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? [0, 1] as const : [1, 0] as const;
-        for (const side of order) turns[side].push(await builds[side]!.turn(text, pace, END_MARKER, atRest));
+        for (const side of order) turns[side].push(await builds[side]!.turn(text, pace, END_MARKER, { beforePrompt: atRest }));
         console.error(`  ${pace.label}, round ${round + 1}/${rounds}${order[0] === 1 ? ' (B first)' : ''}: A ${ms(turns[0].at(-1)!.ms)}, B ${ms(turns[1].at(-1)!.ms)}`);
       }
       console.log(`${pace.label}, ${characters} characters, ${rounds} alternated rounds:`);

@@ -157,7 +157,7 @@ function harnessFigures({ pace, raw, tandem }: Rounds<PanelTurn>): Figures {
  * of the webview and the workbench, per run. The model pace's ratio is also the stable
  * `streaming.paced.vsRaw`.
  */
-function codeServerFigures({ pace, raw, tandem, waits }: CodeServerRounds): Figures {
+function codeServerFigures({ pace, raw, tandem, probed, waits }: CodeServerRounds): Figures {
   const vsRaw = pairedRatios(tandem.map((turn) => turn.ms), raw.map((turn) => turn.ms));
   return prefixed(`streaming.${pace.key}`, {
     ...rawFigures('', raw),
@@ -165,13 +165,7 @@ function codeServerFigures({ pace, raw, tandem, waits }: CodeServerRounds): Figu
     codeServerFirstTokenMs: distribution(tandem.map((turn) => turn.firstTokenMs), 'ms'),
     codeServerVsRaw: vsRaw,
     ...(pace.key === 'paced' ? { vsRaw } : {}),
-    maxFrameGapMs: distribution(tandem.map((turn) => Math.max(turn.webview.maxFrameMs, turn.workbench.maxFrameMs)), 'ms'),
-    webviewMaxFrameGapMs: distribution(tandem.map((turn) => turn.webview.maxFrameMs), 'ms'),
-    workbenchMaxFrameGapMs: distribution(tandem.map((turn) => turn.workbench.maxFrameMs), 'ms'),
-    webviewFramesOver50: worst(tandem, (turn) => turn.webview.framesOver50),
-    workbenchFramesOver50: worst(tandem, (turn) => turn.workbench.framesOver50),
-    webviewLongTasks: worst(tandem, (turn) => turn.webview.longTasks),
-    workbenchLongTasks: worst(tandem, (turn) => turn.workbench.longTasks),
+    ...frameFigures(probed),
     chunks: distribution(raw.map((turn) => turn.chunks), 'count'),
     ...bothSides(raw, tandem, 'afterStreamMs'),
     ...bothSides(raw, tandem, 'modelRequestMs'),
@@ -179,6 +173,24 @@ function codeServerFigures({ pace, raw, tandem, waits }: CodeServerRounds): Figu
     restMissed: single(waits.filter((wait) => !wait.idle).length, 'count'),
     ...cpuFigures(raw, tandem),
   });
+}
+
+/** Frame gaps from the turns run with the probes, and those turns' time and renderer CPU (what the probes cost shows beside the timed turns'). */
+function frameFigures(probed: CodeServerTurn[]): Figures {
+  const gaps = probed.flatMap((turn) => (turn.frames ? [turn.frames] : []));
+  if (gaps.length === 0) return {};
+  const renderer = probed.flatMap((turn) => (turn.cpu ? [turn.cpu.rendererMs] : []));
+  return {
+    maxFrameGapMs: distribution(gaps.map((frames) => Math.max(frames.webview.maxFrameMs, frames.workbench.maxFrameMs)), 'ms'),
+    webviewMaxFrameGapMs: distribution(gaps.map((frames) => frames.webview.maxFrameMs), 'ms'),
+    workbenchMaxFrameGapMs: distribution(gaps.map((frames) => frames.workbench.maxFrameMs), 'ms'),
+    webviewFramesOver50: worst(gaps, (frames) => frames.webview.framesOver50),
+    workbenchFramesOver50: worst(gaps, (frames) => frames.workbench.framesOver50),
+    webviewLongTasks: worst(gaps, (frames) => frames.webview.longTasks),
+    workbenchLongTasks: worst(gaps, (frames) => frames.workbench.longTasks),
+    probedMs: distribution(probed.map((turn) => turn.ms), 'ms'),
+    ...(renderer.length > 0 ? { 'cpu.probedRendererMs': distribution(renderer, 'ms') } : {}),
+  };
 }
 
 /**
@@ -224,6 +236,8 @@ async function measureHarness(context: BenchContext, model: ScriptedModelServer,
 
 /** code-server rounds for both paces: one adapter process per side serves every turn, each in a new session. */
 interface CodeServerRounds extends Rounds<CodeServerTurn> {
+  /** Tandem turns of their own with the frame probes running: the frame gaps, never the times compared with the raw client's. */
+  probed: CodeServerTurn[];
   /** The wait for rest before each timed prompt of the pace, both sides'. */
   waits: IdleWait[];
 }
@@ -245,7 +259,13 @@ async function measureCodeServer(context: BenchContext, model: ScriptedModelServ
       const atRest = async () => {
         waits.push(await untilIdle(() => sumOfCpu(raw.cpuMs(), editor.cpuMs())));
       };
-      rounds.push({ ...await alternate(pace, runs, () => raw.turn(text, pace, atRest), () => editor.turn(text, pace, END_MARKER, atRest), context.progress), waits });
+      const timed = await alternate(pace, runs, () => raw.turn(text, pace, atRest), () => editor.turn(text, pace, END_MARKER, { beforePrompt: atRest }), context.progress);
+      const probed: CodeServerTurn[] = [];
+      for (let run = 0; run < runs; run++) {
+        probed.push(await editor.turn(text, pace, END_MARKER, { beforePrompt: atRest, probeFrames: true }));
+        context.progress(`  ${pace.label}, frame gaps ${run + 1}/${runs}: Tandem ${ms(probed[run]?.ms ?? Number.NaN)} with the frame probes`);
+      }
+      rounds.push({ ...timed, probed, waits });
     }
     return rounds;
   } finally {
@@ -298,6 +318,16 @@ function modelRequestLine(figures: Figures, pace: Pace): string {
     + `then the first token: raw ${ms(at('rawFirstTokenMs') - raw.value)}, Tandem ${ms(at('codeServerFirstTokenMs') - tandem.value)} (differences of medians).`;
 }
 
+/** The turns that measured frame gaps, beside the timed ones: what the probes themselves cost. */
+function probedLine(figures: Figures, pace: Pace): string {
+  const at = (name: string) => figures[`streaming.${pace.key}.${name}`];
+  const [probed, timed, probedRenderer, timedRenderer] = ['probedMs', 'codeServerMs', 'cpu.probedRendererMs', 'cpu.rendererMs'].map(at);
+  if (!probed || !timed) return `   ${pace.label}: no turns with the frame probes.`;
+  const cpu = probedRenderer && timedRenderer ? `; Chromium renderer CPU ${ms(probedRenderer.value)} with them, ${ms(timedRenderer.value)} without` : '';
+  return `   ${pace.label}: frame gaps from ${probed.runs ?? '?'} Tandem turns of their own with requestAnimationFrame probes in the webview and the workbench (medians: `
+    + `Enter -> last line ${ms(probed.value)} with the probes, ${ms(timed.value)} in the timed turns without them${cpu}).`;
+}
+
 /** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
 function cpuLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
@@ -311,7 +341,7 @@ function cpuLine(figures: Figures, pace: Pace): string {
 function restLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => of(figures, `streaming.${pace.key}.${name}`);
   const missed = at('restMissed').value;
-  return `   ${pace.label}: before each timed prompt, both sides at rest (at most 10 ms of CPU in 250 ms, /proc) after ${spread(at('restWaitMs'), ms)} (min / median / max)`
+  return `   ${pace.label}: before each prompt, both sides at rest (at most 10 ms of CPU in 250 ms, /proc) after ${spread(at('restWaitMs'), ms)} (min / median / max)`
     + `${missed > 0 ? `; ${missed} of ${at('restWaitMs').runs ?? '?'} prompts went ahead still busy after 15 s` : ''}.`;
 }
 
@@ -356,12 +386,13 @@ export const streamingBench: Bench = {
       figures,
       lines: [
         `${count(text.length)} characters of markdown, ${count(of(figures, 'streaming.flood.chunks').value)} agent_message_chunks per turn (real claude-agent-acp, scripted model server); raw = a bare NDJSON client, session/prompt -> response.`,
-        'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page):',
+        'Real code-server (packaged extension; Tandem timed in the webview from Enter to the last line in the document; frame gaps webview / workbench page, from turns of their own):',
         table(COLUMNS, rows(figures, 'codeServer', 'Enter -> last line in the DOM')),
         ...PACES.map((pace) => firstTokenLine(figures, pace)),
         ...PACES.map((pace) => afterStreamLine(figures, pace)),
         ...PACES.map((pace) => modelRequestLine(figures, pace)),
         ...PACES.map((pace) => cpuLine(figures, pace)),
+        ...PACES.map((pace) => probedLine(figures, pace)),
         ...PACES.map((pace) => restLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),
         ...harness,

@@ -3,7 +3,8 @@
  * the real Claude adapter started by the extension (as a user's settings configure it) on the
  * scripted model server. A turn is timed inside the panel's webview frame, from the Enter key that
  * sends the prompt to the mutation that puts the answer's last line in the document; frame gaps
- * are measured in the webview frame and in the workbench page at the same time. Every turn runs
+ * are measured in the webview frame and in the workbench page at the same time, in turns of their
+ * own (the probes cost the renderer a frame every vsync, kept out of the timed turns). Every turn runs
  * in a new conversation tab (the tab before it is closed), as each raw turn has a session of its own.
  */
 import type { Frame } from 'playwright-core';
@@ -29,8 +30,8 @@ export interface CodeServerTurn {
   afterStreamMs: number | null;
   /** Enter pressed -> the adapter's request for the answer reached the model server (one machine, one clock). */
   modelRequestMs: number | null;
-  webview: FrameGaps;
-  workbench: FrameGaps;
+  /** Animation-frame gaps in the webview and the workbench page, in a turn run with the frame probes; null in a timed turn. */
+  frames: { webview: FrameGaps; workbench: FrameGaps } | null;
   /** CPU time over the turn (Enter to the last line) by whose it is, from /proc; null where /proc is missing. */
   cpu: TurnCpu | null;
 }
@@ -76,10 +77,20 @@ const cpuSpent = (before: TurnCpu | null, after: TurnCpu | null): TurnCpu | null
   agentMs: after.agentMs - before.agentMs, hostMs: after.hostMs - before.hostMs, rendererMs: after.rendererMs - before.rendererMs, gpuMs: after.gpuMs - before.gpuMs,
 };
 
+export interface TurnOptions {
+  beforePrompt?: BeforePrompt;
+  /**
+   * Runs requestAnimationFrame probes in the webview and the workbench page to measure frame
+   * gaps. They make both documents run a frame every vsync, which costs the renderer CPU the
+   * product does not spend: a turn timed against the raw client runs without them.
+   */
+  probeFrames?: boolean;
+}
+
 export interface CodeServerStreaming {
   /** The editor the turns run in (a profiler finds the server's processes and the panel here). */
   workbench: TandemWorkbench;
-  turn(text: string, pace: Pace, marker: string, beforePrompt?: BeforePrompt): Promise<CodeServerTurn>;
+  turn(text: string, pace: Pace, marker: string, options?: TurnOptions): Promise<CodeServerTurn>;
   /** CPU used so far by the adapter, code-server and Chromium, in milliseconds; null where /proc is missing. */
   cpuMs(): number | null;
   close(): Promise<void>;
@@ -124,24 +135,25 @@ async function freshConversation(panel: Frame, first: boolean): Promise<void> {
   await old.waitFor({ state: 'detached', timeout: 15_000 });
 }
 
-async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: ScriptedModelServer, text: string, pace: Pace, marker: string, beforePrompt?: BeforePrompt): Promise<CodeServerTurn> {
+async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: ScriptedModelServer, text: string, pace: Pace, marker: string, options: TurnOptions): Promise<CodeServerTurn> {
   const { page, panel } = tandem;
-  await beforePrompt?.();
+  await options.beforePrompt?.();
   await panel.evaluate(turnProbe(marker));
-  await startFrameProbe(page);
-  await startFrameProbe(panel);
+  if (options.probeFrames) {
+    await startFrameProbe(page);
+    await startFrameProbe(panel);
+  }
   model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
   const cpuBefore = meters.read();
   await send(panel, 'Write the long answer');
   // A function, not a string: the panel's CSP forbids eval, which a string predicate needs.
   await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
   const cpu = cpuSpent(cpuBefore, meters.read());
-  const webview = await stopFrameProbe(panel);
-  const workbench = await stopFrameProbe(page);
+  const frames = options.probeFrames ? { webview: await stopFrameProbe(panel), workbench: await stopFrameProbe(page) } : null;
   const { enterAt, firstAt, shownAt, origin } = await panel.evaluate('({ ...window.__turnProbe, origin: performance.timeOrigin })') as { enterAt: number; firstAt: number; shownAt: number; origin: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), webview, workbench, cpu };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), frames, cpu };
 }
 
 /** code-server with the packaged extension (`vsix`, or dist/tandem.vsix) and the adapter configured as a user would, the panel on the adapter. */
@@ -173,10 +185,10 @@ export async function openCodeServerStreaming(model: ScriptedModelServer, vsix?:
     close,
     workbench: opened,
     cpuMs: () => meters.total(),
-    async turn(text, pace, marker, beforePrompt) {
+    async turn(text, pace, marker, options = {}) {
       try {
         await freshConversation(opened.panel, turns++ === 0);
-        return await tandemTurn(opened, meters, model, text, pace, marker, beforePrompt);
+        return await tandemTurn(opened, meters, model, text, pace, marker, options);
       } catch (error) {
         const shot = await screenshot(opened.page, 'bench-streaming-failed').catch(() => 'no screenshot');
         const reason = error instanceof Error ? error.message : String(error);

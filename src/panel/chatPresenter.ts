@@ -96,7 +96,7 @@ export class ChatPresenter implements Disposable {
     const saved = transcripts?.read();
     // Transcripts are kept only of conversations the user had here (and in the editor's storage).
     if (saved && saved.open.length + saved.closed.length > 0) this.use.markUsed();
-    this.saver = new TranscriptSaver(transcripts, () => ({ open: this.tabs.records(), activeTabId: this.tabs.activeId, closed: [...this.history.closed] }));
+    this.saver = new TranscriptSaver(transcripts, () => ({ open: this.tabs.records(), activeTabId: this.tabs.activeId, closed: [...this.history.closed] }), { busy: () => this.tabs.anyRunning });
     const changed = () => {
       this.saver.schedule();
       this.reviewFeedback?.keepConversations(this.tabs.view().tabs.map((tab) => tab.id));

@@ -65,6 +65,11 @@ export class OpenConversations implements Disposable {
     return this.tabs.filter((tab) => tab.session.thread.length > 0 && !tab.readOnly).map((tab) => tab.record());
   }
 
+  /** Whether any conversation's agent is in a turn. */
+  get anyRunning(): boolean {
+    return this.tabs.some((tab) => tab.session.turnView.running);
+  }
+
   /** The tab that shows this tool call's card, the one in front first. */
   withToolCall(toolCallId: string): SessionTab | undefined {
     return [this.current, ...this.tabs].find((tab) => tab?.session.thread.toolCall(toolCallId) !== undefined) ?? undefined;

@@ -51,16 +51,37 @@ export function fallbackTitle(entries: readonly ThreadEntry[]): string {
   return text ? (text.length > 48 ? `${text.slice(0, 47)}…` : text) : 'New conversation';
 }
 
-/** Writes the open conversations shortly after they change: many changes, one write. */
+/** While an agent streams, a write waits for its turn to end, but no longer than this after the change it holds. */
+const MAX_DEFER_MS = 15_000;
+
+export interface TranscriptSaverOptions {
+  /** Whether a turn is running: a write then waits (see MAX_DEFER_MS). */
+  busy?: () => boolean;
+  delayMs?: number;
+}
+
+/**
+ * Writes the open conversations shortly after they change: many changes, one write. A write is
+ * the whole state, serialized by the editor and carried to its storage (in code-server, over the
+ * browser's socket into its main thread), so one while an agent streams would cost that turn in
+ * proportion to every conversation's length: it waits for the turn to end instead, or at most
+ * MAX_DEFER_MS. Closing the window writes at once.
+ */
 export class TranscriptSaver {
   private readonly pendingWrite: CoalescedTask;
+  private readonly busy: () => boolean;
+  /** When the oldest change not yet written was made (Date.now()), or null when all is written. */
+  private unsavedSince: number | null = null;
 
-  constructor(private readonly storage: TranscriptStorage | null, private readonly state: () => TranscriptsState, delayMs = 500) {
-    this.pendingWrite = new CoalescedTask(delayMs, () => this.write());
+  constructor(private readonly storage: TranscriptStorage | null, private readonly state: () => TranscriptsState, options: TranscriptSaverOptions = {}) {
+    this.busy = options.busy ?? (() => false);
+    this.pendingWrite = new CoalescedTask(options.delayMs ?? 500, () => this.due());
   }
 
   schedule(): void {
-    if (this.storage) this.pendingWrite.schedule();
+    if (!this.storage) return;
+    this.unsavedSince ??= Date.now();
+    this.pendingWrite.schedule();
   }
 
   /** Writes now, whether or not a write was scheduled (the window is closing). */
@@ -69,7 +90,13 @@ export class TranscriptSaver {
     this.write();
   }
 
+  private due(): void {
+    if (this.busy() && Date.now() - (this.unsavedSince ?? Date.now()) < MAX_DEFER_MS) return this.pendingWrite.schedule();
+    this.write();
+  }
+
   private write(): void {
+    this.unsavedSince = null;
     this.storage?.write(boundedState(this.state()));
   }
 }

@@ -33,7 +33,8 @@ let nextSessionKey = 1;
  */
 export class SessionController implements Disposable {
   readonly thread = new ThreadModel();
-  readonly key = `session-${nextSessionKey++}`;
+  /** Who made a change, for the notes that tell an agent what the user undid; a tab's id, which a reloaded window keeps. */
+  readonly key: string;
   /** Outlives agent connections: a card keeps its command's output after a restart. */
   readonly terminalDisplays = new TerminalDisplays();
   private readonly permissions = new PermissionBroker(this.thread);
@@ -56,7 +57,8 @@ export class SessionController implements Disposable {
   private readonly sessions: AgentSessions;
   private readonly prompts: PromptTurns;
 
-  constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment) {
+  constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment, key?: string) {
+    this.key = key ?? `session-${nextSessionKey++}`;
     this.log = taggedLogger(environment.logger, `session ${agent.id}`);
     this.opening = new OpeningUpdates(this.log);
     this.turns = new TurnState((stopReason, detail) => this.turnEnded(stopReason, detail), this.log);

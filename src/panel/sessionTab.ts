@@ -42,7 +42,9 @@ export class SessionTab implements Disposable {
     /** A recording's session to show instead of starting one of the tab's own. */
     replayed: SessionController | null = null,
   ) {
-    const session = replayed ?? new SessionController(agent, environment);
+    // The conversation's key is the tab's id: a window reloaded from the transcripts has the same
+    // tab, so the changes its agent made before are still its own.
+    const session = replayed ?? new SessionController(agent, environment, id);
     this.session = session;
     this.readOnly = replayed !== null;
     this.subscriptions.add(session.thread.onDelta((delta) => {

@@ -1,6 +1,9 @@
 import type { ChangeLedger, FileHandEdits } from './changeLedger';
 import type { ContentEncoding, RecordedChange } from './types';
 
+/** Files whose writer is kept, the most recently changed; a file beyond them is anyone's again. */
+const MAX_OWNERS = 2_000;
+
 /**
  * Everything that moves the change ledger besides review actions: agent changes (written
  * through the editor's documents or seen on disk) and the user's own edits of files with
@@ -13,12 +16,25 @@ export class ChangeFeed {
   /** Per path, how many agent writes are going into its document right now. */
   private readonly agentWrites = new Map<string, number>();
 
-  constructor(private readonly ledger: ChangeLedger) {}
+  /** `owners`: what `ownersJSON` gave in the window before (read from storage, so checked). */
+  constructor(private readonly ledger: ChangeLedger, owners: unknown = {}) {
+    if (typeof owners !== 'object' || owners === null) return;
+    for (const [path, owner] of Object.entries(owners)) if (typeof owner === 'string') this.owners.set(path, owner);
+  }
 
   /** `owner`: the session that made the change (its key). */
   record(path: string, change: RecordedChange, owner?: string): void {
+    if (owner) {
+      this.owners.delete(path);
+      this.owners.set(path, owner);
+      if (this.owners.size > MAX_OWNERS) this.owners.delete(this.owners.keys().next().value ?? path);
+    }
     this.ledger.record(path, change);
-    if (owner) this.owners.set(path, owner);
+  }
+
+  /** Which session made each file's last change, saved with the ledger: after a reload, notes on undone changes still reach their agent. */
+  ownersJSON(): Record<string, string> {
+    return Object.fromEntries(this.owners);
   }
 
   /** True when the ledger's pending change already ends in this content (it came through fs/*). */
@@ -70,7 +86,7 @@ export class ChangeFeed {
   }
 
   private ownedBy(owner: string): (path: string) => boolean {
-    // Files whose writer is unknown (restored after a reload) go to whoever asks first.
+    // Files whose writer is unknown (changed before owners were kept) go to whoever asks first.
     return (path) => (this.owners.get(path) ?? owner) === owner;
   }
 }

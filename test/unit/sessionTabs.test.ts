@@ -57,12 +57,14 @@ describe('conversations as tabs', () => {
     const before = closedWindow.presenter;
     await before.sendPrompt('echo remember me');
     const sessionId = before.currentSession.currentSessionId;
+    const key = before.currentSession.key;
     closedWindow.dispose();
     assert.equal(storage.state?.open[0]?.sessionId, sessionId);
 
     const { presenter: after, posted } = presenter(t, storage, environment);
     await after.handle({ type: 'ready' });
     assert.deepEqual(said(replayThread(posted)), ['You said: remember me'], 'the transcript is back before the agent runs');
+    assert.equal(after.currentSession.key, key, 'the conversation is the same owner of its changes as before the reload');
     await after.sendPrompt('echo and continue');
     assert.equal(after.currentSession.currentSessionId, sessionId, 'the same agent session was resumed');
     assert.deepEqual(said(after.currentSession.thread.snapshot()), ['You said: remember me', 'You said: and continue']);

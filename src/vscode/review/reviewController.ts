@@ -17,6 +17,7 @@ import { editorNote } from '../../review/editorNote';
 
 const STATE_KEY = 'tandem.review.ledger';
 const FEEDBACK_KEY = 'tandem.review.feedback';
+const OWNERS_KEY = 'tandem.review.owners';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
 const SAVE_DELAY_MS = 300;
 export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
@@ -57,7 +58,10 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   readonly feed: ChangeFeed;
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
-  private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STATE_KEY, this.ledger.toJSON())));
+  private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => {
+    void this.state.update(STATE_KEY, this.ledger.toJSON());
+    void this.state.update(OWNERS_KEY, this.feed.ownersJSON());
+  }));
   private feedbackState: ReviewFeedbackState | null = null;
   private readonly saveFeedback = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(FEEDBACK_KEY, this.feedbackState)));
   /** The panel's comments not sent yet and reviewed marks, kept with the pending changes they are about. */
@@ -85,7 +89,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
-    this.feed = new ChangeFeed(this.ledger);
+    this.feed = new ChangeFeed(this.ledger, this.state.get(OWNERS_KEY));
     // The ledger already holds what an undo writes: the document changes and saves on the way are not hand edits.
     this.writer = new ReviewWriter(this.ledger, {
       restore: (path, text) => this.feed.agentWrite(path, () => documents.restore(path, text)),

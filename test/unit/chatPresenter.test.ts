@@ -71,13 +71,17 @@ describe('ChatPresenter', () => {
 
   test('what the user undid reaches the agent ahead of the next prompt, not the thread', async (t) => {
     const notes = ['[Note: the user undid 1 of 2 changes to a.ts]'];
+    let owner = '';
     const review = {
       view: () => ({ files: [], canRedo: false }),
       onDidChange: () => ({ dispose: () => undefined }),
       act: async () => undefined,
-      takePromptNotes: (owner: string) => (owner.startsWith('session-') ? notes.splice(0) : []),
+      takePromptNotes: (asking: string) => (asking === owner ? notes.splice(0) : []),
     };
     const { presenter } = scriptedPresenter(t, { review });
+    // The conversation that asks is the one whose key owns the change: its tab's id.
+    owner = presenter.currentSession.key;
+    assert.equal(owner, presenter.state().tabs.activeTabId);
     await presenter.sendPrompt('echo next step');
     // The scripted agent echoes every text block of the prompt, in order.
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: [Note: the user undid 1 of 2 changes to a.ts]echo next step');

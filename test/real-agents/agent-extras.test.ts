@@ -11,7 +11,7 @@ import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { claudeAgentSpec, codexAgentSpec } from '../support/real-agents';
-import { realAgentSession, startScriptedRealAgent, stopCodex } from '../support/realAgentRun';
+import { realAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import type { TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 
@@ -102,7 +102,7 @@ describe('real Claude Code: steering, subagents, compaction', () => {
 describe('real Codex: steering', () => {
   test('a message steered into a running Codex turn is taken in and reaches the model in the same turn', { timeout: 240_000 }, async (t) => {
     const agent = await startScriptedRealAgent(startOpenAIModelServer, codexAgentSpec);
-    const { session } = realAgentSession(t, agent, { stop: stopCodex });
+    const { session } = realAgentSession(t, agent);
     await steerIntoStreamingAnswer(session, agent.model, 'Check the tests too.', { agentName: 'codex-acp', field: 'input', reply: 'Understood: the tests too.' });
   });
 });

@@ -13,7 +13,7 @@ import { memoryApiKeys } from '../support/memoryApiKeys';
 import { startOpenAIModelServer, type RecordedRequest } from '../support/model-servers/openai';
 import { CODEX_MODEL, codexAgentSpec } from '../support/real-agents';
 import {
-  assertAnswerStreamsInPieces, assertNothingUnanswered, assertStopCancelsStreamingTurn, meterShowingLastUsageUpdate, openScriptedAgentPanel, realAgentSession, reviewedRealAgentSession, startScriptedRealAgent, stopCodex, throughPanel,
+  assertAnswerStreamsInPieces, assertNothingUnanswered, assertStopCancelsStreamingTurn, meterShowingLastUsageUpdate, openScriptedAgentPanel, realAgentSession, reviewedRealAgentSession, startScriptedRealAgent, throughPanel,
 } from '../support/realAgentRun';
 import { allowingPermissions } from '../support/reviewHarness';
 import { sha256, TEN_LINES } from '../support/realAgentPanel';
@@ -33,7 +33,7 @@ function lastMainBody(requests: readonly RecordedRequest[]): ResponsesBody {
 
 /** A panel presenter over a real Codex agent; `posted` is everything the webview was sent. */
 async function codexPanel(t: { after(fn: () => unknown): void }) {
-  return openScriptedAgentPanel(t, startOpenAIModelServer, codexAgentSpec, stopCodex);
+  return openScriptedAgentPanel(t, startOpenAIModelServer, codexAgentSpec);
 }
 
 /** Picks a value other than the current one in a select picker, as the user would, and waits for the agent's answer. */
@@ -88,7 +88,7 @@ describe('real Codex (codex-acp) through Tandem', () => {
     const agent = await startScriptedRealAgent(startOpenAIModelServer, codexAgentSpec);
     const { model, spec } = agent;
     const workspace = spec.cwd;
-    const { session, ledger, frames, writer } = reviewedRealAgentSession(t, agent, { stop: stopCodex });
+    const { session, ledger, frames, writer } = reviewedRealAgentSession(t, agent);
     const multi = join(workspace, 'multi.txt');
     writeFileSync(multi, TEN_LINES);
     const created = join(workspace, 'notes', 'todo.md');
@@ -180,7 +180,7 @@ describe('real Codex (codex-acp) through Tandem', () => {
     const { model } = agent;
     const secret = 'sk-scripted-codex-0123456789abcdef';
     const keys = memoryApiKeys(secret);
-    const { session, frames } = realAgentSession(t, agent, { environment: { apiKeys: keys }, stop: stopCodex });
+    const { session, frames } = realAgentSession(t, agent, { environment: { apiKeys: keys } });
     assert.equal(await session.start(), false, 'no session without a login');
     assert.equal(session.connectionView.phase, 'signInRequired');
     const offered = session.connectionView.signIn?.map((method) => `${method.methodId}:${method.kind}`) ?? [];

@@ -48,17 +48,15 @@ export async function openScriptedAgentPanel(t: TestScope, startModel: () => Pro
 
 export type StopAgent = (session: SessionController) => Promise<void>;
 
-const stopAgent: StopAgent = (session) => session.stopAgent();
-
 /**
- * Stops the agent and waits for its whole process group (codex-acp and the Codex app-server it
- * drives) to be gone: stopAgent resolves when codex-acp exits, while Codex may still be writing
- * its CODEX_HOME, which the spec's dispose removes.
+ * Stops the agent and waits for its whole process group to be gone: stopAgent resolves when the
+ * adapter exits, while what it drives (Codex's app-server, Claude Code's native binary) may still
+ * be writing into the scratch HOME that the spec's dispose removes (rmdir then fails, ENOTEMPTY).
  */
-export const stopCodex: StopAgent = async (session) => {
+const stopAgent: StopAgent = async (session) => {
   const pgid = session.agentPid;
   await session.stopAgent();
-  if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'Codex and its app-server to end', 10_000, 50);
+  if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'the agent and everything it started to end', 10_000, 50);
 };
 
 /** When the test ends: each session's agent stopped (by `stop`) and the session disposed, then `agent` closed. */

@@ -261,5 +261,5 @@ function scratch(name: string, cwd: string | undefined): { home: string; cwd: st
     workdir = path.join(root, "work");
     mkdirSync(workdir);
   }
-  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true }) };
+  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }

@@ -56,7 +56,8 @@ export async function openTandemWorkbench(where: TempWorkspace, options: TandemW
     await server?.stop();
     browser = undefined;
     server = undefined;
-    rmSync(where.tmp, { recursive: true, force: true });
+    // An agent the editor started may still be ending and writing its HOME in here.
+    rmSync(where.tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   try {
     server = await startCodeServer({ ...serverOptions, workspace: where.workspace, vsix, settings: { 'tandem.revealOnStartup': true, ...settings } });

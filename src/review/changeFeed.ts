@@ -18,7 +18,7 @@ export class ChangeFeed {
 
   /** `owners`: what `ownersJSON` gave in the window before (read from storage, so checked). */
   constructor(private readonly ledger: ChangeLedger, owners: unknown = {}) {
-    if (typeof owners !== 'object' || owners === null) return;
+    if (typeof owners !== 'object' || owners === null || Array.isArray(owners)) return;
     for (const [path, owner] of Object.entries(owners)) if (typeof owner === 'string') this.owners.set(path, owner);
   }
 

@@ -13,22 +13,21 @@
  */
 import { existsSync } from 'node:fs';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
-import { pairedRatios, type Figure } from './figures';
+import { distribution, pairedRatios, type Figure } from './figures';
 import { sumOfCpu, untilIdle } from './processCpu';
 import type { Pace } from './rawAgent';
-import { ms, ratio } from './report';
+import { minMedianMax, ms, ratio } from './report';
 import { benchMarkdown, END_MARKER } from './streaming';
 import { openCodeServerStreaming, type CodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
-import { median } from './stats';
 
 const PACES: Pace[] = [
   { key: 'paced', label: 'model pace: 5,000 deltas/s', deltasPerSecond: 5_000 },
   { key: 'flood', label: 'flood' },
 ];
 
-const spread = (values: number[], format: (value: number) => string) => `${format(Math.min(...values))} / ${format(median(values))} / ${format(Math.max(...values))}`;
+const spread = (values: number[], format: (value: number) => string) => minMedianMax(distribution(values, 'ms'), format);
 const tandemCpu = (turn: CodeServerTurn) => (turn.cpu ? turn.cpu.hostMs + turn.cpu.rendererMs + turn.cpu.gpuMs : Number.NaN);
-const ratios = (figure: Figure) => `${ratio(figure.min ?? figure.value)} / ${ratio(figure.value)} / ${ratio(figure.max ?? figure.value)}`;
+const ratios = (figure: Figure) => minMedianMax(figure, ratio);
 
 function describe(name: string, turns: CodeServerTurn[]): string {
   const cpu = (pick: (turn: CodeServerTurn) => number) => spread(turns.map(pick), ms);

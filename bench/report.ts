@@ -61,3 +61,8 @@ export function stableTable(figures: Figures): string {
   });
   return table([{ title: 'stable key' }, { title: 'median', align: 'right' }, { title: 'min..max' }], rows);
 }
+
+/** A figure's spread as its report prints it: `min / median / max`, each with `format`. */
+export function minMedianMax(figure: Figure, format: (value: number) => string): string {
+  return `${format(figure.min ?? figure.value)} / ${format(figure.value)} / ${format(figure.max ?? figure.value)}`;
+}

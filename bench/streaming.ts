@@ -32,7 +32,7 @@ import { distribution, pairedRatios, prefixed, single, type Bench, type BenchCon
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { sumOfCpu, untilIdle, type IdleWait } from './processCpu';
 import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
-import { count, ms, ratio, table } from './report';
+import { count, minMedianMax, ms, ratio, table } from './report';
 import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
 
 export const END_MARKER = 'END-OF-STREAMING-BENCH';
@@ -275,7 +275,7 @@ async function measureCodeServer(context: BenchContext, model: ScriptedModelServ
 }
 
 const of = (figures: Figures, key: string): Figure => figures[key] ?? { value: Number.NaN, unit: 'ms' };
-const spread = (figure: Figure, format: (value: number) => string) => `${format(figure.min ?? figure.value)} / ${format(figure.value)} / ${format(figure.max ?? figure.value)}`;
+const spread = minMedianMax;
 
 /** Where an environment's figures of a pace are, and what its Tandem time is called. */
 const PLACES = {

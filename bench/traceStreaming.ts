@@ -25,7 +25,8 @@ import { claudeAgentSpec, REPO_ROOT } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace } from '../test/support/tandemWorkbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { browserCpuMs } from './processCpu';
-import { median } from './stats';
+import { distribution } from './figures';
+import { minMedianMax } from './report';
 import { CHUNK } from './rawAgent';
 import { benchMarkdown, END_MARKER } from './streaming';
 import { describeThreads, summarizeTrace, type TraceEvent } from './traceSummary';
@@ -87,7 +88,7 @@ async function profileSelfTimes(cdp: CDPSession, run: () => Promise<void>): Prom
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([name, time]) => `   ${time.toFixed(0).padStart(6)} ms  ${name}`);
 }
 
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)} / ${median(values).toFixed(0)} / ${Math.max(...values).toFixed(0)}`;
+const spread = (values: number[]) => minMedianMax(distribution(values, 'ms'), (value) => value.toFixed(0));
 
 /** `turns` untraced turns; the renderer and GPU processes of this browser profile only. */
 async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: string, characters: number, turns: number, page: Page): Promise<void> {

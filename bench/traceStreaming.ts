@@ -11,6 +11,7 @@
  * With `profile`, the turn is sampled by the JavaScript profiler instead: self time by function.
  * With `cpu [turns]`, nothing is traced: each of `turns` turns (default 5) prints the CPU time
  * Chromium's renderer and GPU processes used over it (from /proc), its time and frame gaps.
+ * With `wire`, nothing is traced: what the browser receives on its sockets over the turn, by kind.
  * TANDEM_TRACE_PACE=5000 streams at that many deltas a second instead of a flood.
  *
  * A diagnostic, not a bench section: its figures are one traced turn (tracing slows it down).
@@ -29,6 +30,7 @@ import { distribution } from './figures';
 import { minMedianMax } from './report';
 import { CHUNK } from './rawAgent';
 import { benchMarkdown, END_MARKER } from './streaming';
+import { countWire } from './wireCount';
 import { describeThreads, summarizeTrace, type TraceEvent } from './traceSummary';
 
 /** The model's pace (TANDEM_TRACE_PACE deltas a second); unset: as fast as the server writes. */
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
       console.log(gaps('webview', await stopFrameProbe(panel)));
       console.log(gaps('workbench', await stopFrameProbe(page)));
     };
+    if (process.argv[3] === 'wire') return await countWire(page, measured);
     if (profiling) {
       const lines = await profileSelfTimes(cdp, measured);
       console.log(`${characters} characters streamed, Enter -> last line ${elapsed} ms (profiled); JavaScript self time by function:`, ...lines.map((line) => `\n${line}`));

@@ -12,6 +12,7 @@ import { TrafficChannel } from './vscode/trafficChannel';
 import { createReviewFeature } from './vscode/review/reviewFeature';
 import { registerCommentCommand } from './vscode/review/reviewCommentCommand';
 import { createMcpServerSource } from './vscode/mcpSettings';
+import { workspaceRecords } from './vscode/fileMemento';
 import { workspaceTranscripts } from './vscode/transcriptStorage';
 import { secretApiKeys } from './vscode/apiKeys';
 import { registerRegistryCommand } from './vscode/registryCommand';
@@ -37,7 +38,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const traffic = new TrafficChannel(frames);
   context.subscriptions.push(traffic);
 
-  const { review, createFs, checkpoints } = createReviewFeature(context, logger);
+  const records = workspaceRecords(context, logger);
+  const { review, createFs, checkpoints } = createReviewFeature(context, records, logger);
   const apiKeys = secretApiKeys(context.secrets, context.globalState);
   const terminals = createTerminalFeature(context, logger);
   const environment: SessionEnvironment = {
@@ -69,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): void {
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
     showFrames: (toolCallId) => void vscode.commands.executeCommand('tandem.showFrameInspector', toolCallId),
-  }, review, workspaceTranscripts(context.workspaceState), checkpoints);
+  }, review, workspaceTranscripts(records), checkpoints);
   context.subscriptions.push(presenter);
   if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));
   const showInThread = async (toolCallId: string) => {

@@ -62,10 +62,9 @@ export interface TranscriptSaverOptions {
 
 /**
  * Writes the open conversations shortly after they change: many changes, one write. A write is
- * the whole state, serialized by the editor and carried to its storage (in code-server, over the
- * browser's socket into its main thread), so one while an agent streams would cost that turn in
- * proportion to every conversation's length: it waits for the turn to end instead, or at most
- * MAX_DEFER_MS. Closing the window writes at once.
+ * the whole state, serialized and written out on the extension host's thread, so one while an
+ * agent streams would cost that turn in proportion to every conversation's length: it waits for
+ * the turn to end instead, or at most MAX_DEFER_MS. Closing the window writes at once.
  */
 export class TranscriptSaver {
   private readonly pendingWrite: CoalescedTask;

@@ -28,7 +28,7 @@ export interface CheckpointBlobs {
   list(): Promise<string[]>;
 }
 
-/** Where the index is kept (workspace state): read once, written after changes. */
+/** Where the index is kept (Tandem's workspace records): read once, written after changes. */
 export interface CheckpointIndexStorage {
   read(): unknown;
   write(index: CheckpointIndexJson): PromiseLike<void>;

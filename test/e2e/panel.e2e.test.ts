@@ -2,7 +2,7 @@
 // and the panel talks to the shipped demo agent and to the real Gemini CLI (against a scripted
 // model server on 127.0.0.1). One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { GEMINI_CLI, openAgentWorkbench, type AgentWorkbench } from '../support/
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { recordSocketFrames } from '../support/socketFrames';
 import { SAMPLE_WORKSPACE, tempWorkspace } from '../support/tandemWorkbench';
 import { pickAgent, pickedAgent, send, startFromPalette, turnEnd } from '../support/panelUser';
 import { openFile, runCommand, screenshot, webviewFrame } from '../support/workbench';
@@ -82,6 +83,17 @@ async function waitForDisk(condition: () => Promise<boolean>, timeoutMs = 15_000
     if (Date.now() > deadline) throw new Error('timed out waiting for the editor and disk to settle');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The text of one of Tandem's workspace records, in the extension's workspace storage folder on the server's disk ('' until written). */
+function workspaceRecord(key: string): string {
+  assert.ok(tandem);
+  const storage = join(tandem.server.userDataDir, 'User', 'workspaceStorage');
+  for (const folder of existsSync(storage) ? readdirSync(storage) : []) {
+    const file = join(storage, folder, 'tandem-acp.tandem', 'state', `${key}.json`);
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+  }
+  return '';
 }
 
 before(async () => {
@@ -323,10 +335,14 @@ describe('Tandem panel in code-server', () => {
     const file = join(workspace, 'survives-reload.txt');
     writeFileSync(file, 'alpha\nbeta\n');
     model.enqueue({ toolUses: [{ name: 'write_file', input: { file_path: file, content: 'alpha\nBETA\ngamma\n' } }] }, { text: 'Done.' });
+    const frames = await recordSocketFrames(page);
     await sendAllowingItsEdit('Edit survives-reload.txt');
     await panel.locator('#changes-bar .changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 10_000 });
-    // Let the ledger reach workspace storage, then reload the whole window.
-    await page.waitForTimeout(1000);
+    // The ledger reaches the server's disk, the file's texts not crossing to the browser; then the whole window reloads.
+    await waitForDisk(async () => workspaceRecord('tandem.review.ledger').includes('alpha\\nBETA\\ngamma\\n'));
+    await frames.stop();
+    assert.ok(frames.received.some(({ text }) => text.includes('survives-reload.txt')), 'the recording saw the turn');
+    assert.deepEqual(frames.received.filter(({ text }) => /tandem\.(review\.(ledger|owners|feedback)|transcripts|checkpoints\.index)/.test(text)).map(({ text }) => text.replace(/[^\x20-\x7e]/g, '.').slice(0, 160)), []);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     panel = await webviewFrame(page, '#changes-bar', 60_000);
@@ -355,6 +371,7 @@ describe('Tandem panel in code-server', () => {
     await panel.locator('#agent-picker li.option', { hasText: 'Demo agent (offline)' }).click();
     await panel.locator('#tabs-bar .tab.active', { hasText: 'Demo agent' }).waitFor({ timeout: 30_000 });
     await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    const frames = await recordSocketFrames(page);
     await send(panel, 'Hello from the second tab');
     const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
     await allow.waitFor({ timeout: 30_000 });
@@ -366,8 +383,13 @@ describe('Tandem panel in code-server', () => {
     // In a narrow side bar the agent's name is in the tab's tooltip only.
     assert.match(await activeTab.getAttribute('title') ?? '', /Hello from the second tab — Demo agent/);
     await screenshot(page, 'e2e-tabs');
+    // The conversations are saved on the server's disk, not through the browser: workspaceState
+    // would carry every conversation over the socket with each of Tandem's saves.
+    await waitForDisk(async () => workspaceRecord('tandem.transcripts').includes('Hello from the second tab'));
+    await frames.stop();
+    assert.ok(frames.received.some(({ text }) => text.includes('Hello from the second tab')), 'the recording saw the turn');
+    assert.deepEqual(frames.received.filter(({ text }) => text.includes('tandem.transcripts')).map(({ text }) => text.replace(/[^\x20-\x7e]/g, '.').slice(0, 160)), []);
 
-    await page.waitForTimeout(1000);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     panel = await webviewFrame(page, '#tabs-bar .tab.active', 60_000);

@@ -23,18 +23,18 @@ function hasUnsavedText(path: string): boolean {
 
 /**
  * Checkpoints of this workspace: copies in the extension's workspace storage folder (so they
- * survive a window reload and an agent crash, and need no git), the index in workspace state,
+ * survive a window reload and an agent crash, and need no git), the index with Tandem's workspace records,
  * restores written by review's own writer over the editor's documents. Null without a folder
  * open: there is no workspace storage then, and nothing of the user's to put back.
  */
-export function createCheckpoints(context: vscode.ExtensionContext, review: ReviewController, documents: DocumentWriter, logger: Logger): CheckpointService | null {
+export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, logger: Logger): CheckpointService | null {
   if (!context.storageUri) {
     logger.info('[checkpoints] no folder is open, so messages get no checkpoints');
     return null;
   }
   const store = new CheckpointStore(
     new DirectoryBlobs(join(context.storageUri.fsPath, 'checkpoints')),
-    { read: () => context.workspaceState.get(INDEX_KEY), write: (index) => context.workspaceState.update(INDEX_KEY, index) },
+    { read: () => records.get(INDEX_KEY), write: (index) => records.update(INDEX_KEY, index) },
     CHECKPOINT_LIMITS,
     logger,
   );

@@ -21,14 +21,14 @@ function workspaceRoots(): string[] {
  * Everything review needs in the editor: the ledger controller, decorations and CodeLens,
  * commands, the base-text provider for diffs, and the per-session fs service and disk tracker.
  */
-export function createReviewFeature(context: vscode.ExtensionContext, logger: Logger): {
+export function createReviewFeature(context: vscode.ExtensionContext, records: vscode.Memento, logger: Logger): {
   review: ReviewController;
   createFs(session: FsSessionContext): FsPort & Disposable;
   checkpoints: CheckpointService | null;
 } {
   const documents = new EditorDocuments(workspaceRoots);
-  const review = new ReviewController(context.workspaceState, documents, logger);
-  const checkpoints = createCheckpoints(context, review, documents, logger);
+  const review = new ReviewController(records, documents, logger);
+  const checkpoints = createCheckpoints(context, records, review, documents, logger);
   const base = new BaseContentProvider(() => review.changes);
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'tandem.hasPendingChanges', review.changes.files().length > 0);

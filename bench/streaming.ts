@@ -211,8 +211,15 @@ function bothSides(raw: RawTurn[], tandem: CodeServerTurn[], field: 'afterStream
 function cpuFigures(raw: RawTurn[], tandem: CodeServerTurn[]): Figures {
   const rawAgent = raw.flatMap((turn) => (turn.agentCpuMs === null ? [] : [turn.agentCpuMs]));
   const measured = tandem.flatMap((turn) => (turn.cpu ? [turn.cpu] : []));
+  const start = tandem.flatMap((turn) => (turn.startCpu ? [turn.startCpu] : []));
   if (rawAgent.length === 0 || measured.length === 0) return {};
   return {
+    ...(start.length > 0 ? {
+      'cpu.start.agentMs': distribution(start.map((cpu) => cpu.agentMs), 'ms'),
+      'cpu.start.hostMs': distribution(start.map((cpu) => cpu.hostMs), 'ms'),
+      'cpu.start.rendererMs': distribution(start.map((cpu) => cpu.rendererMs), 'ms'),
+      'cpu.start.gpuMs': distribution(start.map((cpu) => cpu.gpuMs), 'ms'),
+    } : {}),
     'cpu.rawAgentMs': distribution(rawAgent, 'ms'),
     'cpu.agentMs': distribution(measured.map((cpu) => cpu.agentMs), 'ms'),
     'cpu.hostMs': distribution(measured.map((cpu) => cpu.hostMs), 'ms'),
@@ -333,8 +340,12 @@ function cpuLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
   const [rawAgent, agent, host, renderer, gpu] = ['rawAgentMs', 'agentMs', 'hostMs', 'rendererMs', 'gpuMs'].map(at);
   if (!rawAgent || !agent || !host || !renderer || !gpu) return `   ${pace.label}: CPU per turn could not be read (no /proc).`;
+  const [startAgent, startHost, startRenderer, startGpu] = ['start.agentMs', 'start.hostMs', 'start.rendererMs', 'start.gpuMs'].map(at);
+  const start = startAgent && startHost && startRenderer && startGpu
+    ? ` From just before Enter to the adapter's model request: the agent ${ms(startAgent.value)}, extension host + code-server ${ms(startHost.value)}, renderer ${ms(startRenderer.value)}, GPU process ${ms(startGpu.value)}.`
+    : '';
   return `   ${pace.label}: CPU per turn (medians, /proc): the agent ${ms(rawAgent.value)} in a raw turn, ${ms(agent.value)} in a Tandem turn; `
-    + `Tandem's side: extension host + code-server ${ms(host.value)}, Chromium renderer ${ms(renderer.value)}, GPU process ${ms(gpu.value)}.`;
+    + `Tandem's side: extension host + code-server ${ms(host.value)}, Chromium renderer ${ms(renderer.value)}, GPU process ${ms(gpu.value)}.${start}`;
 }
 
 /** How long each timed prompt of code-server's rounds waited for both sides to be at rest. */

@@ -34,6 +34,19 @@ export interface CodeServerTurn {
   frames: { webview: FrameGaps; workbench: FrameGaps } | null;
   /** CPU time over the turn (Enter to the last line) by whose it is, from /proc; null where /proc is missing. */
   cpu: TurnCpu | null;
+  /** CPU time from just before Enter until the adapter's model request reached the model server, by party; null where /proc is missing. */
+  startCpu: TurnCpu | null;
+}
+
+/** The CPU meters read as soon as the model server records one more request than now (polled every 2 ms), or null after `timeoutMs`. */
+async function cpuAtNextRequest(model: ScriptedModelServer, meters: CpuMeters, timeoutMs: number): Promise<TurnCpu | null> {
+  const seen = model.requests.length;
+  const deadline = Date.now() + timeoutMs;
+  while (model.requests.length === seen) {
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return meters.read();
 }
 
 /** Milliseconds of CPU a Tandem turn cost each party. */
@@ -145,6 +158,7 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   }
   model.enqueue({ text, chunkSize: CHUNK, deltasPerSecond: pace.deltasPerSecond });
   const cpuBefore = meters.read();
+  const atRequest = cpuAtNextRequest(model, meters, TURN_TIMEOUT_MS);
   await send(panel, 'Write the long answer');
   // A function, not a string: the panel's CSP forbids eval, which a string predicate needs.
   await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
@@ -153,7 +167,7 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   const { enterAt, firstAt, shownAt, origin } = await panel.evaluate('({ ...window.__turnProbe, origin: performance.timeOrigin })') as { enterAt: number; firstAt: number; shownAt: number; origin: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);
   if (stop !== 'end_turn') throw new Error(`streaming bench: the code-server turn ended with ${stop}, not end_turn`);
-  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), frames, cpu };
+  return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), frames, cpu, startCpu: cpuSpent(cpuBefore, await atRequest) };
 }
 
 /** code-server with the packaged extension (`vsix`, or dist/tandem.vsix) and the adapter configured as a user would, the panel on the adapter. */

@@ -18,6 +18,8 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, prefixed, single, type Bench, type Figures } from './figures';
 import { count, ms, table } from './report';
+import { CONVERSATION_PROMPTS, measureCheckpointLists } from './checkpointList';
+import { timedPosts } from './panelTiming';
 import { median, percentile } from './stats';
 
 const TOOLS = 2_000;
@@ -46,49 +48,6 @@ function threadEntry(i: number, terminalOutput: boolean): ThreadEntry {
     locations: [{ path: `/w/src/file${i}.ts`, line: i }], content: i % 5 === (terminalOutput ? 2 : 4) ? [{ type: 'text', text: `output of step ${i}` }] : [],
     rawInput: JSON.stringify({ path: `/w/src/file${i}.ts` }),
   });
-}
-
-/**
- * Runs in the page (a string: the bench's compiler would wrap named functions in helpers the
- * page does not have). The listener is registered after the panel's own, so it runs once the
- * panel has handled each message.
- */
-const TIMED_POSTS = `async ({ messages, selector }) => {
-  let left = messages.length;
-  const handled = new Promise((resolve) => {
-    const onMessage = () => {
-      if (--left > 0) return;
-      window.removeEventListener('message', onMessage);
-      resolve();
-    };
-    window.addEventListener('message', onMessage);
-  });
-  const started = performance.now();
-  for (const message of messages) window.postMessage(message, '*');
-  await handled;
-  await new Promise((resolve) => requestAnimationFrame(() => {
-    const afterPaint = new MessageChannel();
-    afterPaint.port1.onmessage = () => resolve();
-    afterPaint.port2.postMessage(null);
-  }));
-  const elapsed = performance.now() - started;
-  if (selector === null) return elapsed;
-  const drawn = document.querySelector(selector);
-  if (!drawn) throw new Error(selector + ' was not drawn in the frame after its message');
-  // The thread follows its end: the card must be where the user looks, not only in the document.
-  const view = document.getElementById('thread').getBoundingClientRect();
-  const box = drawn.getBoundingClientRect();
-  if (box.height === 0 || box.top < view.top - 1 || box.bottom > view.bottom + 1) throw new Error(selector + ' was drawn out of view');
-  return elapsed;
-}`;
-
-/**
- * Posts each message to the panel as the host's messages arrive, then waits until the panel
- * handled the last one and the frame after it is painted; fails if `selector` is not drawn in view by then.
- * Milliseconds from the first post.
- */
-async function timedPosts(page: Page, messages: HostToWebview[], selector: string | null): Promise<number> {
-  return page.evaluate<number>(`(${TIMED_POSTS})(${JSON.stringify({ messages, selector })})`);
 }
 
 const entrySelector = (id: string) => `[data-entry-id="${id}"]`;
@@ -218,6 +177,9 @@ export const bigThreadBench: Bench = {
       measured.push(thread);
       Object.assign(figures, prefixed(variant.key ? `bigThread.${variant.key}` : 'bigThread', thread.figures));
     }
+    context.progress(`a conversation of ${count(CONVERSATION_PROMPTS)} prompts: the checkpoint list each new prompt brings`);
+    const lists = await measureCheckpointLists(browser, appends);
+    Object.assign(figures, prefixed('bigThread', lists));
     return {
       section: 'bigThread',
       figures,
@@ -225,6 +187,8 @@ export const bigThreadBench: Bench = {
         `A thread of ${count(TOOLS)} tool calls in the panel (${KINDS.join(', ')} in turn; ${measured.map((thread) => count(thread.withOutput)).join(' / ')} carry output)`,
         'times: postMessage in the page -> the panel handled it -> the next frame painted',
         threadTable(measured, appends, loads),
+        `A conversation of ${count(CONVERSATION_PROMPTS)} prompts: a new prompt's checkpoint list (every message's state, the newest's "Restore to here" drawn), min / median / max of ${appends}: `
+          + `${spread(lists.checkpointListMs)}; the floor beside it: ${spread(lists.checkpointListFloorMs)}`,
       ],
     };
   },

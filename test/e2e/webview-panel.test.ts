@@ -222,6 +222,27 @@ describe('conversation controls in the panel', () => {
     assert.match(await images.innerText(), /cannot take images/);
   });
 
+  test('a / typed before the agent reports its commands completes when they come; the same commands again keep the selection', async (t) => {
+    const harness = await panel(t);
+    const input = harness.page.locator('#composer-input textarea');
+    const labels = harness.page.locator('.completion-item .completion-label');
+    await harness.post({ type: 'snapshot', state: panelState([]) });
+    await input.click();
+    await input.pressSequentially('/e');
+    assert.deepEqual(await labels.allInnerTexts(), [], 'no commands yet');
+    const commands = [{ name: 'edit', description: 'Make an edit', inputHint: null }, { name: 'explain', description: 'Explain code', inputHint: null }];
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands }) });
+    await labels.first().waitFor({ timeout: 5_000 });
+    assert.deepEqual(await labels.allInnerTexts(), ['/edit', '/explain'], 'the list opened without another keystroke');
+    await input.press('ArrowDown');
+    // A usage update brings the same commands: the list stays where the user moved it.
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands, usage: { kind: 'context', used: 5, size: 10, percent: 50, level: 'normal', cost: null } }) });
+    await harness.post({ type: 'threadDeltas', deltas: [] });
+    assert.equal(await harness.page.locator('.completion-item[aria-selected="true"] .completion-label').innerText(), '/explain');
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/explain ');
+  });
+
   test('consecutive reads and searches fold into one summary row; code blocks have copy buttons', async (t) => {
     const harness = await panel(t);
     await harness.post({ type: 'snapshot', state: panelState([

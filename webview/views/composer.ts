@@ -35,6 +35,8 @@ export class ComposerView {
   private historyIndex: number | null = null;
   private trigger: Trigger | null = null;
   private readOnly = false;
+  /** The commands the "/" completion last saw, as JSON. */
+  private shownCommands = '[]';
   private readonly readOnlyReason = el('div', { class: 'read-only-reason', id: 'read-only-reason', role: 'note', hidden: '' }, READ_ONLY_REASON);
   private width = 0;
   private readonly resizeObserver = new ResizeObserver(() => this.refit());
@@ -76,6 +78,19 @@ export class ComposerView {
     this.element.addEventListener('drop', (event: DragEvent) => void this.takeFiles(event, [...(event.dataTransfer?.files ?? [])]));
     this.setRunning(false);
     this.resizeObserver.observe(this.input);
+    conversation.subscribe(() => this.commandsArrived());
+  }
+
+  /**
+   * An agent reports its commands once its session is up: a "/" typed before that completes when
+   * they come, not at the next keystroke. The same commands again (every usage update brings them)
+   * leave the list and its selection as they are.
+   */
+  private commandsArrived(): void {
+    const commands = JSON.stringify(this.conversation.view.commands);
+    if (commands === this.shownCommands) return;
+    this.shownCommands = commands;
+    if (this.trigger?.char === '/' && document.activeElement === this.input) this.updateCompletion();
   }
 
   /** Focus without scrolling anything: the thread stays where the user was reading. */

@@ -90,10 +90,22 @@ describe('what agents add on top of ACP, in the panel', () => {
     await banner.waitFor({ state: 'visible' });
     assert.match(await banner.innerText(), /Starting Claude Code…[\s\S]*Started the program[\s\S]*Initialize answered/);
     assert.equal(await banner.locator('.stage-running').count(), 1);
+    const colours = () => banner.evaluate((element) => {
+      const probe = document.body.appendChild(Object.assign(document.createElement('div'), { style: 'border: 1px solid var(--card-border); background: var(--card-bg)' }));
+      const card = { border: getComputedStyle(probe).borderTopColor, background: getComputedStyle(probe).backgroundColor };
+      probe.remove();
+      const style = getComputedStyle(element);
+      return { border: style.borderTopColor, background: style.backgroundColor, card };
+    });
+    const starting = await colours();
+    assert.deepEqual({ border: starting.border, background: starting.background }, starting.card, 'a start in progress is drawn as a card, not as an error');
+    await screenshot(harness.page, 'agent-extras-starting');
     const sentence = 'Claude Code did not answer `initialize` within 30 s; Tandem stopped it.';
     const log = Array.from({ length: 10 }, (_, i) => `log line ${i + 1}`);
     await harness.post({ type: 'connectionChanged', connection: { phase: 'failed', message: sentence, agentName: 'Claude Code', startup: { stages: stages(['done', 'stalled', 'waiting', 'waiting']), summary: sentence, stderrTail: log, report: 'REPORT TEXT' } } });
     await banner.locator('.startup-details').waitFor();
+    const failed = await colours();
+    assert.notEqual(failed.border, starting.border, 'a failed start is drawn in the error colours');
     const text = await banner.innerText();
     assert.match(text, /did not answer initialize within 30 s; Tandem stopped it\./);
     assert.match(text, /Last log line: log line 10 \(10 lines\)/);

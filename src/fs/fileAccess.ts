@@ -40,11 +40,13 @@ function assertAtMost(path: string, size: number, maxBytes: number): void {
   if (size > maxBytes) throw new FileRefused(path, `${path} is ${(size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit for text files.`);
 }
 
-function codeOf(error: unknown): string | undefined {
+/** A Node file system error's code (ENOENT, ELOOP, ...), if it has one. */
+export function codeOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-const isMissing = (error: unknown) => codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR';
+/** ENOENT and ENOTDIR: there is no such file (or no such folder on its way). */
+export const isMissing = (error: unknown) => codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR';
 
 async function entryAt(path: string): Promise<Stats | null> {
   try {

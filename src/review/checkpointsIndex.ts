@@ -2,7 +2,8 @@
  * What the checkpoints know, besides the bytes themselves: which checkpoint holds which file's
  * earlier content (by its sha256), and what Tandem last left in each file. Kept as plain JSON
  * with Tandem's workspace records (src/vscode/fileMemento.ts); paths and blobs are interned
- * there, so a long session costs a number per file and checkpoint, not a path and a hash. Read back defensively, like the ledger's snapshot.
+ * there, so a long session costs a number per file and checkpoint, not a path and a hash. Read
+ * back defensively, like the ledger's snapshot.
  */
 import { createHash } from 'node:crypto';
 

@@ -1,7 +1,7 @@
 /**
  * The ledger as plain JSON, so review survives a window reload (the adapter keeps it with
- * Tandem's workspace records, src/vscode/fileMemento.ts). Read back defensively: a snapshot from another version is rejected, and
- * hunks that do not fit their texts are recomputed.
+ * Tandem's workspace records, src/vscode/fileMemento.ts). Read back defensively: a snapshot
+ * from another version is rejected, and hunks that do not fit their texts are recomputed.
  */
 import type { UndoneHunk } from './fileChange';
 import type { RedoEntry } from './redo';

@@ -1,12 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
+import { isMissing } from '../fs/fileAccess';
 import { errorMessage, type Logger } from '../util/logger';
 
 const KEY = /^[\w.-]+$/;
 const SUFFIX = '.json';
-
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 
 /**
  * Tandem's larger workspace records (conversations, the review ledger with its files' texts, the

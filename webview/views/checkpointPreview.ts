@@ -6,6 +6,13 @@ export type CheckpointPost = (message: CheckpointActionMessage) => void;
 const actionLetters: Record<RestoreFileView['action'], string> = { restore: 'M', create: 'A', delete: 'D' };
 const actionWords: Record<RestoreFileView['action'], string> = { restore: 'restored', create: 'created again', delete: 'deleted' };
 
+/** Whether `checkpointActions` draws the same under both states: what its buttons show and say. */
+export function sameCheckpointActions(was: MessageCheckpointView | undefined, redoWas: string | null, now: MessageCheckpointView | undefined, redoNow: string | null): boolean {
+  if (!was || !now) return was === now;
+  const redoShown = (checkpoint: MessageCheckpointView, redo: string | null) => (checkpoint.lastRestored ? redo : null);
+  return was.restorable === now.restorable && was.reason === now.reason && redoShown(was, redoWas) === redoShown(now, redoNow);
+}
+
 /** "Restore to here" (and "Redo restore" on the message the last restore went back to) under a user message. */
 export function checkpointActions(entryId: string, checkpoint: MessageCheckpointView | undefined, redo: string | null, post: CheckpointPost): HTMLElement | null {
   if (!checkpoint) return null;

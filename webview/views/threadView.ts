@@ -6,7 +6,7 @@ import { button, el, icon, textWithCode } from '../dom';
 import { RenderCadence } from '../renderCadence';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import type { PostToHost } from '../vscodeApi';
-import { CheckpointPreviewPanel, checkpointActions, type CheckpointPost } from './checkpointPreview';
+import { CheckpointPreviewPanel, checkpointActions, sameCheckpointActions, type CheckpointPost } from './checkpointPreview';
 import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
@@ -80,13 +80,6 @@ function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
  * rows follow the same deltas so only what changed is drawn again. Streamed text is appended and
  * rendered once per animation frame, and the view follows new content unless the user scrolled up.
  */
-/** Whether a message's checkpoint actions (webview/views/checkpointPreview.ts) look the same under both states. */
-function sameActions(was: MessageCheckpointView | undefined, redoWas: string | null, now: MessageCheckpointView | undefined, redoNow: string | null): boolean {
-  if (!was || !now) return was === now;
-  const redoShown = (checkpoint: MessageCheckpointView, redo: string | null) => (checkpoint.lastRestored ? redo : null);
-  return was.restorable === now.restorable && was.reason === now.reason && redoShown(was, redoWas) === redoShown(now, redoNow);
-}
-
 export class ThreadView {
   private entries: ThreadEntry[] = [];
   private readonly rows = new Map<string, Row>();
@@ -152,12 +145,9 @@ export class ThreadView {
 
   /**
    * Which user messages of this conversation have a checkpoint (their rows offer "Restore to
-   * here"), or the preview of a restore under its message (null closes it).
-   */
-  /**
-   * New checkpoint states: only the messages whose actions look different are drawn again (every
-   * prompt brings a list of all of them, and drawing every message's buttons again took a long
-   * conversation's panel a long frame: 45-78 ms with 300 messages).
+   * here"), or the preview of a restore under its message (null closes it). Every prompt brings
+   * the list of all of them; only the messages whose actions look different are drawn again
+   * (drawing every message's buttons again held a 300-prompt conversation's panel 41-64 ms).
    */
   checkpointUpdate(update: CheckpointUpdate): void {
     if (update.kind === 'preview') return this.preview?.show(update.preview);
@@ -168,7 +158,7 @@ export class ThreadView {
       if (entry.kind !== 'user') continue;
       const was = before.checkpoints.get(entry.id);
       const now = this.checkpoints.get(entry.id);
-      if (!sameActions(was, before.redo, now, this.redo)) this.update(entry);
+      if (!sameCheckpointActions(was, before.redo, now, this.redo)) this.update(entry);
     }
   }
 

@@ -7,15 +7,12 @@ import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/
 import { dirname, join } from 'node:path';
 import type { CheckpointBlobs, FileContent } from '../../review/checkpoints';
 import type { CurrentFile } from '../../review/checkpointsPlan';
-import { readRegularFile } from '../../fs/fileAccess';
+import { codeOf, isMissing, readRegularFile } from '../../fs/fileAccess';
 import { MAX_KEPT_FILE_BYTES } from '../../fs/diskChangeTracker';
 import { followLinks, resolveAgentPath } from '../../fs/pathBoundary';
 import { errorMessage } from '../../util/logger';
 
 const HASH = /^[0-9a-f]{64}$/;
-
-const codeOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
-const isMissing = (error: unknown) => codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR';
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;

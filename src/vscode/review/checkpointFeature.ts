@@ -23,8 +23,8 @@ function hasUnsavedText(path: string): boolean {
 
 /**
  * Checkpoints of this workspace: copies in the extension's workspace storage folder (so they
- * survive a window reload and an agent crash, and need no git), the index with Tandem's workspace records,
- * restores written by review's own writer over the editor's documents. Null without a folder
+ * survive a window reload and an agent crash, and need no git), the index with Tandem's
+ * workspace records, restores written by review's own writer over the editor's documents. Null without a folder
  * open: there is no workspace storage then, and nothing of the user's to put back.
  */
 export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, logger: Logger): CheckpointService | null {

@@ -5,6 +5,8 @@
  * from it, which runs once that frame's style, layout and paint are done):
  * - append one more card, and beside it, alternated, the floor: a message that draws nothing, so
  *   the wait for the display's next frame (which no code can shorten) is measured in the same run;
+ *   the same on a thread of a few cards, so what the thread's length adds shows apart from what
+ *   any change of the panel costs (the frame's style, layout, paint and commit);
  * - load: a snapshot holding the whole thread (switching to its tab, reopening the panel), after
  *   an empty one, until its last card is painted;
  * - the page's JS heap after GC and its DOM size.
@@ -32,13 +34,19 @@ interface Variant {
   /** Figure key prefix under `bigThread`; the text-output thread is the plain one. */
   key: string | null;
   title: string;
+  /** Tool calls in the thread before the appends. */
+  tools: number;
   /** Every fifth call is a command whose output shows in a terminal pane (as agents report them). */
   terminalOutput: boolean;
 }
 
+/** A thread of a few cards, timed the same way: what an append costs whatever the thread's length. */
+const SHORT_THREAD = 10;
+
 const VARIANTS: Variant[] = [
-  { key: null, title: 'output as text', terminalOutput: false },
-  { key: 'terminalPanes', title: 'output in terminal panes', terminalOutput: true },
+  { key: null, title: `${count(TOOLS)} calls, output as text`, tools: TOOLS, terminalOutput: false },
+  { key: 'terminalPanes', title: `${count(TOOLS)} calls, output in terminal panes`, tools: TOOLS, terminalOutput: true },
+  { key: 'shortThread', title: `${SHORT_THREAD} calls, output as text`, tools: SHORT_THREAD, terminalOutput: false },
 ];
 
 function threadEntry(i: number, terminalOutput: boolean): ThreadEntry {
@@ -108,15 +116,15 @@ async function heapAndDom(page: Page): Promise<Figures> {
 }
 
 /** The thread built as deltas in batches like a real turn, then appends, heap, and loads as snapshots. */
-async function measureThread(browser: WorkbenchBrowser, appends: number, loads: number, terminalOutput: boolean): Promise<Measured> {
+async function measureThread(browser: WorkbenchBrowser, appends: number, loads: number, { tools, terminalOutput }: Variant): Promise<Measured> {
   const harness = await openPanel({ browser, viewport: PANEL_VIEWPORT });
   try {
     const { page } = harness;
     await timedPosts(page, [{ type: 'snapshot', state: panelState([FIRST_MESSAGE]) }], entrySelector(FIRST_MESSAGE.id));
-    const entries = [FIRST_MESSAGE, ...Array.from({ length: TOOLS }, (_, i) => threadEntry(i, terminalOutput))];
+    const entries = [FIRST_MESSAGE, ...Array.from({ length: tools }, (_, i) => threadEntry(i, terminalOutput))];
     const batches: HostToWebview[] = [];
     for (let start = 1; start < entries.length; start += LOAD_BATCH) batches.push(deltasMessage(entries.slice(start, start + LOAD_BATCH)));
-    const streamedLoadMs = await timedPosts(page, batches, entrySelector(`t${TOOLS - 1}`));
+    const streamedLoadMs = await timedPosts(page, batches, entrySelector(`t${tools - 1}`));
     const samples: Samples = { appendMs: [], floorMs: [], loadMs: [] };
     await measureAppends(page, entries, appends, terminalOutput, samples);
     const memory = await heapAndDom(page);
@@ -169,11 +177,11 @@ export const bigThreadBench: Bench = {
     const browser = await context.browser();
     const appends = context.options.quick ? 20 : 60;
     const loads = 5;
-    context.progress(`thread of ${count(TOOLS)} tool calls (${VARIANTS.map((variant) => variant.title).join(', then ')})`);
+    context.progress(`threads of tool calls (${VARIANTS.map((variant) => variant.title).join(', then ')})`);
     const measured: Measured[] = [];
     const figures: Figures = {};
     for (const variant of VARIANTS) {
-      const thread = await measureThread(browser, appends, loads, variant.terminalOutput);
+      const thread = await measureThread(browser, appends, loads, variant);
       measured.push(thread);
       Object.assign(figures, prefixed(variant.key ? `bigThread.${variant.key}` : 'bigThread', thread.figures));
     }

@@ -343,15 +343,30 @@ describe('Tandem panel in code-server', () => {
     await frames.stop();
     assert.ok(frames.received.some(({ text }) => text.includes('survives-reload.txt')), 'the recording saw the turn');
     assert.deepEqual(frames.received.filter(({ text }) => /tandem\.(review\.(ledger|owners|feedback)|transcripts|checkpoints\.index)/.test(text)).map(({ text }) => text.replace(/[^\x20-\x7e]/g, '.').slice(0, 160)), []);
-    await page.reload({ waitUntil: 'domcontentloaded' });
+    // The review editor is open when the window reloads: the workbench restores it before its startup
+    // finishes, and asks Tandem for the text before the change then (a file it could not get was dropped).
+    await runCommand(page, 'Review Agent Changes');
+    const reviewed = page.locator('.multiDiffEntry', { has: page.locator('.header', { hasText: 'survives-reload.txt' }) });
+    const beforeTheEdit = reviewed.locator('.editor.original .view-lines', { hasText: /alpha\s*beta/ });
+    await beforeTheEdit.waitFor({ timeout: 30_000 });
+    // As a user reloads: the workbench saves its state (the open editors) on the way out.
+    const reloaded = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 });
+    await runCommand(page, 'Reload Window');
+    await reloaded;
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     panel = await webviewFrame(page, '#changes-bar', 60_000);
     await panel.locator('#changes-bar .changes-summary', { hasText: '1 file changed' }).waitFor({ timeout: 30_000 });
+    await beforeTheEdit.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+      await screenshot(page, 'e2e-review-editor-after-reload-failed');
+      throw error;
+    });
+    assert.match(await reviewed.locator('.editor.modified .view-lines').innerText(), /alpha\s*BETA\s*gamma/);
     await screenshot(page, 'e2e-review-after-reload');
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
     // The review lets go of the change too (the bar stays, offering "Undo last undo").
     await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Close All Editors');
 
     // The undo is news for the conversation whose agent made the change, which the reload kept, and for no
     // other (the note going to its owner after a reload: undoNotesOwner.test.ts).

@@ -30,6 +30,7 @@ import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { longFrameFigures, longFramesLine } from './longFrames';
 import { sumOfCpu, untilIdle, type IdleWait } from './processCpu';
 import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, minMedianMax, ms, ratio, table } from './report';
@@ -190,8 +191,10 @@ function frameFigures(probed: CodeServerTurn[]): Figures {
     workbenchLongTasks: worst(gaps, (frames) => frames.workbench.longTasks),
     probedMs: distribution(probed.map((turn) => turn.ms), 'ms'),
     ...(renderer.length > 0 ? { 'cpu.probedRendererMs': distribution(renderer, 'ms') } : {}),
+    ...longFrameFigures(gaps.flatMap((frames) => frames.workbench.longFrames)),
   };
 }
+
 
 /**
  * A moment both sides record on the model server's clock, as `raw<Name>` and `codeServer<Name>`:
@@ -335,6 +338,7 @@ function probedLine(figures: Figures, pace: Pace): string {
     + `Enter -> last line ${ms(probed.value)} with the probes, ${ms(timed.value)} in the timed turns without them${cpu}).`;
 }
 
+
 /** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
 function cpuLine(figures: Figures, pace: Pace): string {
   const at = (name: string) => figures[`streaming.${pace.key}.cpu.${name}`];
@@ -404,6 +408,7 @@ export const streamingBench: Bench = {
         ...PACES.map((pace) => modelRequestLine(figures, pace)),
         ...PACES.map((pace) => cpuLine(figures, pace)),
         ...PACES.map((pace) => probedLine(figures, pace)),
+        ...PACES.map((pace) => longFramesLine(figures, pace)),
         ...PACES.map((pace) => restLine(figures, pace)),
         ...agentCpuLines(figures, 'codeServer'),
         ...harness,

@@ -10,7 +10,9 @@
  *
  * With `profile`, the turn is sampled by the JavaScript profiler instead: self time by function.
  * With `cpu [turns]`, nothing is traced: each of `turns` turns (default 5) prints the CPU time
- * Chromium's renderer and GPU processes used over it (from /proc), its time and frame gaps.
+ * Chromium's renderer and GPU processes used over it (from /proc), its time and frame gaps, and
+ * what the browser says held each frame over 50 ms. The turns are one conversation, which grows;
+ * TANDEM_TRACE_TURN=n traces the n-th of them to test-results/turn-trace.json.
  * With `wire`, nothing is traced: what the browser receives on its sockets over the turn, by kind.
  * TANDEM_TRACE_PACE=5000 streams at that many deltas a second instead of a flood.
  *
@@ -48,6 +50,13 @@ async function startTracing(cdp: CDPSession): Promise<() => Promise<TraceEvent[]
     await complete;
     return events;
   };
+}
+
+/** The trace as test-results/`name`, for DevTools' Performance panel. */
+function writeTrace(name: string, events: TraceEvent[]): void {
+  const out = join(REPO_ROOT, 'test-results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, name), JSON.stringify({ traceEvents: events }));
 }
 
 /** One turn of `text`; the prompt is the `turn`-th of the conversation. */
@@ -99,10 +108,17 @@ async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: s
   for (let index = 0; index < turns; index++) {
     const [renderer, gpu] = [cpu('renderer'), cpu('gpu-process')];
     await startFrameProbe(page);
+    const traced = String(index + 1) === process.env['TANDEM_TRACE_TURN'] ? await startTracing(await page.context().newCDPSession(page)) : null;
     const ms = await turn(panel, model, benchMarkdown(characters), index + 2);
-    const gap = (await stopFrameProbe(page)).maxFrameMs;
+    if (traced) writeTrace('turn-trace.json', await traced());
+    const probe = await stopFrameProbe(page);
+    const gap = probe.maxFrameMs;
     rows.push({ ms, renderer: cpu('renderer') - renderer, gpu: cpu('gpu-process') - gpu, gap });
-    console.log(`turn ${index + 1}: Enter -> last line ${ms} ms, renderer CPU ${rows[index]?.renderer.toFixed(0)} ms, GPU process CPU ${rows[index]?.gpu.toFixed(0)} ms, longest frame ${gap.toFixed(1)} ms`);
+    console.log(`turn ${index + 1}: Enter -> last line ${ms} ms, renderer CPU ${rows[index]?.renderer.toFixed(0)} ms, GPU process CPU ${rows[index]?.gpu.toFixed(0)} ms, `
+      + `longest frames ${probe.longest.map((frame) => `${frame.ms.toFixed(0)} ms ending ${frame.endedAt.toFixed(0)} ms after Enter`).join(', ')}`);
+    for (const frame of probe.longFrames) {
+      console.log(`   long frame ${frame.ms.toFixed(0)} ms from ${frame.startedAt.toFixed(0)} ms: script ${frame.scriptMs.toFixed(0)} ms (the panel ${frame.panelScriptMs.toFixed(0)} ms), style, layout and paint ${frame.renderMs.toFixed(0)} ms; ${frame.scripts.join('; ')}`);
+    }
   }
   console.log(`min / median / max of ${turns}: Enter -> last line ${spread(rows.map((row) => row.ms))} ms, renderer CPU ${spread(rows.map((row) => row.renderer))} ms, `
     + `GPU process CPU ${spread(rows.map((row) => row.gpu))} ms, longest frame ${spread(rows.map((row) => row.gap))} ms`);
@@ -142,9 +158,7 @@ async function main(): Promise<void> {
     const stopTracing = await startTracing(cdp);
     await measured();
     const events = await stopTracing();
-    const out = join(REPO_ROOT, 'test-results');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'streaming-trace.json'), JSON.stringify({ traceEvents: events }));
+    writeTrace('streaming-trace.json', events);
     console.log(`${characters} characters streamed, Enter -> last line ${elapsed} ms (traced)`);
     for (const line of describeThreads(summarizeTrace(events))) console.log(line);
   } finally {

@@ -264,6 +264,36 @@ describe('conversation controls in the panel', () => {
     await harness.page.locator('.agent-message .copy-code').click();
     assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: 'const x = 1;\n' }]);
   });
+  test('a tool call\'s raw input and output open from a button, by mouse or keyboard, and a card drawn again starts closed', async (t) => {
+    const harness = await panel(t);
+    const rawInput = JSON.stringify({ command: 'npm test', cwd: '/w' });
+    await harness.post({ type: 'snapshot', state: panelState([
+      { kind: 'user', id: 'u', text: 'go' },
+      toolEntry('x1', { title: 'npm test', toolKind: 'execute', status: 'completed', rawInput, rawOutput: 'exit 0' }),
+    ]) });
+    const card = harness.page.locator('.tool-card[data-tool-call-id="call-x1"]');
+    const input = card.getByRole('button', { name: 'Raw input' });
+    const output = card.getByRole('button', { name: 'Raw output' });
+    await input.waitFor();
+    assert.equal(await input.getAttribute('aria-expanded'), 'false');
+    assert.equal(await card.locator('pre[aria-label="Raw input"]').isVisible(), false, 'closed at first');
+    await input.click();
+    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    assert.equal(await card.locator('pre[aria-label="Raw input"]').innerText(), rawInput);
+    assert.equal(await card.locator('pre[aria-label="Raw output"]').isVisible(), false, 'the other stays closed');
+    await output.focus();
+    await harness.page.keyboard.press('Enter');
+    assert.equal(await card.locator('pre[aria-label="Raw output"]').innerText(), 'exit 0');
+    await harness.page.keyboard.press('Space');
+    assert.equal(await output.getAttribute('aria-expanded'), 'false');
+    assert.equal(await card.locator('pre[aria-label="Raw output"]').isVisible(), false, 'closed again from the keyboard');
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryUpdated', entry: toolEntry('x1', { title: 'npm test', toolKind: 'execute', status: 'failed', rawInput, rawOutput: 'exit 1' }) }] });
+    await card.locator('.tool-status', { hasText: 'Failed' }).waitFor();
+    assert.equal(await input.getAttribute('aria-expanded'), 'false');
+    assert.equal(await card.locator('pre[aria-label="Raw input"]').isVisible(), false);
+    assert.deepEqual(harness.pageErrors, []);
+  });
+
   test('a code block scrolled sideways keeps its copy button in its top right corner, and the button copies the whole block', async (t) => {
     const harness = await panel(t);
     const longLine = `const routes = [${Array.from({ length: 30 }, (_, i) => `'/api/v1/resource${i}'`).join(', ')}];`;

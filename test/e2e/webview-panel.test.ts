@@ -272,8 +272,8 @@ describe('conversation controls in the panel', () => {
       toolEntry('x1', { title: 'npm test', toolKind: 'execute', status: 'completed', rawInput, rawOutput: 'exit 0' }),
     ]) });
     const card = harness.page.locator('.tool-card[data-tool-call-id="call-x1"]');
-    const input = card.getByRole('button', { name: 'Raw input' });
-    const output = card.getByRole('button', { name: 'Raw output' });
+    const input = card.getByRole('button', { name: 'Raw input', exact: true });
+    const output = card.getByRole('button', { name: 'Raw output', exact: true });
     await input.waitFor();
     assert.equal(await input.getAttribute('aria-expanded'), 'false');
     assert.equal(await card.locator('pre[aria-label="Raw input"]').isVisible(), false, 'closed at first');

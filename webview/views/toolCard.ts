@@ -194,14 +194,13 @@ function disclosure(summary: string, text: string): HTMLElement {
   }
   const body = el('pre', { tabindex: '0', 'aria-label': summary }, text.length > 100_000 ? `${text.slice(0, 100_000)}\n… (${text.length - 100_000} more characters)` : text);
   body.hidden = true;
-  return el('div', { class: 'raw' }, el('button', { class: 'raw-toggle', type: 'button', 'aria-expanded': 'false' }, icon('chevron-right'), summary), body);
+  // The chevron is the button's ::before (media/panel.css), not an element of its own per card.
+  return el('div', { class: 'raw' }, el('button', { class: 'raw-toggle', type: 'button', 'aria-expanded': 'false' }, summary), body);
 }
 
 function toggleRaw(toggle: HTMLElement): void {
   const open = toggle.getAttribute('aria-expanded') !== 'true';
   toggle.setAttribute('aria-expanded', String(open));
-  const chevron = toggle.querySelector('.codicon');
-  if (chevron) chevron.className = `codicon codicon-chevron-${open ? 'down' : 'right'}`;
   const body = toggle.nextElementSibling as HTMLElement | null;
   if (body) body.hidden = !open;
 }

@@ -159,9 +159,23 @@ describe('the demo tour in code-server', () => {
     await inEveryTheme('edits-600', () => hunk('src/greeting.ts', '').first().scrollIntoViewIfNeeded());
     await resizeSideBar(300);
 
+    // The review editor open beside the panel follows it: a kept hunk joins the text before the change.
+    await runCommand(page, 'Review Agent Changes');
+    const greetingDiff = page.locator('.multiDiffEntry', { has: page.locator('.header', { hasText: 'greeting.ts' }) });
+    const greetingBefore = greetingDiff.locator('.editor.original .view-lines');
+    await greetingDiff.locator('.editor.modified .view-lines', { hasText: 'What the app says first' }).waitFor({ timeout: 30_000 });
+    assert.doesNotMatch(await greetingBefore.innerText(), /What the app says first/);
+
     // In the panel: keep the first greeting hunk, undo the farewell's new wording.
     await hunk('src/greeting.ts', 'What the app says first').getByRole('button', { name: 'Keep', exact: true }).click();
     await hunk('src/greeting.ts', 'What the app says first').waitFor({ state: 'detached', timeout: 10_000 });
+    await greetingBefore.filter({ hasText: 'What the app says first' }).waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+      await screenshot(page, 'demo-tour-review-editor-not-following');
+      throw error;
+    });
+    assert.doesNotMatch(await greetingBefore.innerText(), /What the app says last/, 'the hunks still pending are still differences');
+    await screenshot(page, 'demo-tour-review-editor-kept');
+    await runCommand(page, 'Close Editor');
     await hunk('src/greeting.ts', 'See you soon').getByRole('button', { name: 'Undo', exact: true }).click();
     await hunk('src/greeting.ts', 'See you soon').waitFor({ state: 'detached', timeout: 10_000 });
     const greeting = original('src/greeting.ts')

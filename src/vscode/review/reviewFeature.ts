@@ -40,6 +40,7 @@ export function createReviewFeature(context: vscode.ExtensionContext, records: v
     base,
     vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, base),
     review.onDidChangeChanges(updateContext),
+    review.onDidChangeChanges(() => base.refreshOpen()),
     ...registerReviewCommands(review),
   );
   updateContext();

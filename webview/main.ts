@@ -22,6 +22,7 @@ import { PlanStrip } from './views/planStrip';
 import { TabsBar } from './views/tabsBar';
 import { TerminalPanes } from './views/terminalView';
 import { ThreadView } from './views/threadView';
+import { listenForRawToggles } from './views/toolCard';
 import { revealToolCard } from './views/toolFrameLink';
 
 /** Messages about the controls around the thread (header, tabs, composer), shown by their own switch. */
@@ -52,6 +53,7 @@ function startPanel(): void {
   const composerBar = new ComposerBar(host.post, conversation, () => composerBar.setPermissionsOpen(permissionsPanel.toggle()));
   composer.toolbar.append(composerBar.element);
   listenForCodeCopies(threadElement, host.post);
+  listenForRawToggles(threadElement);
   new PermissionFocus(threadElement, composer);
   root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
   review.subscribe(() => {

@@ -10,7 +10,8 @@ import type { DocumentWriter } from './review/reviewWriter';
 /** How long a write to disk waits for a clean document of the file to reload it. */
 const RELOAD_WAIT_MS = 3000;
 
-function openDocument(path: string): vscode.TextDocument | undefined {
+/** The editor's open document of the file at `path`, if there is one. */
+export function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path && !document.isClosed);
 }
 

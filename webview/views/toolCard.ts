@@ -176,26 +176,25 @@ function renderPermission(requestId: string, options: PermissionOptionView[], qu
   return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...change, row);
 }
 
-let listeningForRawToggles = false;
-
 /**
  * Raw input or output behind a button. Most cards of a long thread carry one, and as a `<details>`
  * each brought a shadow tree and style sheet of its own to the card's first frame (about a sixth
- * of an appended card's frame, and of a long thread's load). One listener on the document serves
- * every button. A card drawn again starts closed, as the `<details>` did.
+ * of an appended card's frame, and of a long thread's load). One listener serves every button
+ * (listenForRawToggles). A card drawn again starts closed, as the `<details>` did.
  */
 function disclosure(summary: string, text: string): HTMLElement {
-  if (!listeningForRawToggles) {
-    listeningForRawToggles = true;
-    document.addEventListener('click', (event) => {
-      const toggle = (event.target as Element | null)?.closest<HTMLElement>('button.raw-toggle');
-      if (toggle) toggleRaw(toggle);
-    });
-  }
   const body = el('pre', { tabindex: '0', 'aria-label': summary }, text.length > 100_000 ? `${text.slice(0, 100_000)}\n… (${text.length - 100_000} more characters)` : text);
   body.hidden = true;
   // The chevron is the button's ::before (media/panel.css), not an element of its own per card.
   return el('div', { class: 'raw' }, el('button', { class: 'raw-toggle', type: 'button', 'aria-expanded': 'false' }, summary), body);
+}
+
+/** One listener for every raw disclosure under `root`, including those of cards drawn later. */
+export function listenForRawToggles(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    const toggle = (event.target as Element | null)?.closest<HTMLElement>('button.raw-toggle');
+    if (toggle) toggleRaw(toggle);
+  });
 }
 
 function toggleRaw(toggle: HTMLElement): void {

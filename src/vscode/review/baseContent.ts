@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ChangeLedger } from '../../review/changeLedger';
+import { withoutBom } from '../../fs/textContent';
 import { describeBytes } from '../../review/contentBytes';
+import { openDocument } from '../editorDocuments';
 
 export const BASE_SCHEME = 'tandem-base';
 
@@ -48,20 +50,17 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-const withoutBom = (text: string) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
-
 /** The file's text in an open editor buffer (unsaved edits included), if one is open. */
 function openText(path: string): string | undefined {
-  const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path);
-  return open === undefined ? undefined : withoutBom(open.getText());
+  return openDocument(path)?.getText();
 }
 
-/** What the file holds now: its open buffer, or the disk; empty when it is gone. */
+/** What the file holds now: its open buffer, or the disk (UTF-8, a BOM dropped); empty when it is gone. */
 async function currentText(path: string): Promise<string> {
   const open = openText(path);
   if (open !== undefined) return open;
   try {
-    return withoutBom(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path))));
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
   } catch {
     return '';
   }

@@ -195,7 +195,6 @@ function frameFigures(probed: CodeServerTurn[]): Figures {
   };
 }
 
-
 /**
  * A moment both sides record on the model server's clock, as `raw<Name>` and `codeServer<Name>`:
  * `afterStreamMs`, how long after the model's last byte each side finished (the agent catching
@@ -337,7 +336,6 @@ function probedLine(figures: Figures, pace: Pace): string {
   return `   ${pace.label}: frame gaps from ${probed.runs ?? '?'} Tandem turns of their own with requestAnimationFrame probes in the webview and the workbench (medians: `
     + `Enter -> last line ${ms(probed.value)} with the probes, ${ms(timed.value)} in the timed turns without them${cpu}).`;
 }
-
 
 /** Each party's CPU per turn in code-server: the agent does the same work either way, the rest is what showing it costs. */
 function cpuLine(figures: Figures, pace: Pace): string {

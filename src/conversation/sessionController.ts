@@ -69,6 +69,7 @@ export class SessionController implements Disposable {
     this.opener = new SessionOpener(agent, environment, {
       key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event,
       onPermissionRequest: this.permissions.onRequested,
+      turnRunning: () => this.turns.current !== null,
       sessionKnown: (sessionId) => this.opening.release(sessionId).forEach((update) => this.applyUpdate(update)),
     });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {

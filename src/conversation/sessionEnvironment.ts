@@ -31,6 +31,8 @@ export interface SessionContext {
   agentInfo(): acp.Implementation | null;
   /** The session's terminals as the user sees them; a terminal service feeds its own in. */
   terminalDisplays: TerminalDisplays;
+  /** Whether a prompt's turn is running (from before the agent starts for it to its end). */
+  turnRunning(): boolean;
 }
 
 /**

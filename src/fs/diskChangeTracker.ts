@@ -39,6 +39,12 @@ export interface DiskChangeTrackerOptions {
   onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
   /** The user's prompt is about to go to the agent: the files as they are now are what its turn starts from. */
   onTurnStart(listener: () => void): Disposable;
+  /**
+   * Whether a prompt's turn is running. Calls first seen outside one are not watched: they are
+   * history, a loaded session's replay (Gemini CLI replays after answering `session/load`), and
+   * the disk now says nothing of what they did then. Without it, every call is watched.
+   */
+  turnRunning?(): boolean;
   changes: { record(path: string, change: RecordedChange): void };
   /** True when the ledger already holds this content for the path (it came through fs/*). */
   alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding): boolean;
@@ -91,7 +97,7 @@ export class DiskChangeTracker implements Disposable {
     this.baseline.refresh();
     this.store.add(options.onUpdate((update) => this.onUpdate(update)));
     // Asked before it runs, a call's files are snapshotted before the agent can have written them.
-    this.store.add(options.onPermissionRequest((toolCall) => this.onUpdate({ ...toolCall, sessionUpdate: 'tool_call_update' })));
+    this.store.add(options.onPermissionRequest((toolCall) => this.onUpdate({ ...toolCall, sessionUpdate: 'tool_call_update' }, true)));
     this.store.add(options.onTurnStart(() => this.baseline.refresh()));
   }
 
@@ -105,8 +111,11 @@ export class DiskChangeTracker implements Disposable {
     this.kinds.clear();
   }
 
-  private onUpdate(update: acp.SessionUpdate): void {
+  /** `asked`: the call asks permission, so it is being made now. */
+  private onUpdate(update: acp.SessionUpdate, asked = false): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    // A call followed since its turn is still compared when its end comes after the turn's.
+    if (!asked && !this.calls.has(update.toolCallId) && this.options.turnRunning?.() === false) return;
     const diffs = (update.content ?? []).filter((content): content is DiffContent => content.type === 'diff');
     const ended = update.status === 'completed' || update.status === 'failed' ? update.status : null;
     const call = this.watchedCall(update, diffs.length > 0);

@@ -32,4 +32,9 @@ export interface FsSessionContext {
   onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
   /** Who the agent said it is in `initialize` (null until then). */
   agentInfo(): acp.Implementation | null;
+  /**
+   * Whether a prompt's turn is running. Outside one, an agent's tool calls are history (a loaded
+   * session's replay): they are not watched for changes to the disk. Without it, every call is.
+   */
+  turnRunning?(): boolean;
 }

@@ -365,7 +365,12 @@ describe('Tandem panel in code-server', () => {
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
     // The review lets go of the change too (the bar stays, offering "Undo last undo").
-    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 });
+    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+      await screenshot(page, 'e2e-undo-all-after-reload-failed');
+      const bar = await panel.locator('#changes-bar').innerText().catch(() => '(bar not readable)');
+      const toasts = await page.locator('.notifications-toasts').innerText().catch(() => '');
+      throw new Error(`after Undo all the bar showed: ${bar}\nnotifications: ${toasts}`, { cause: error });
+    });
     await runCommand(page, 'Close All Editors');
 
     // The undo is news for the conversation whose agent made the change, which the reload kept, and for no

@@ -15,11 +15,13 @@
  *   crash                logs to stderr and exits with code 3 mid-turn
  *   spawn-children       starts two `sleep` grandchildren and replies with their pids
  *   flood <n>            n agent_message_chunks as fast as possible
+ *   disk-edit <f> <text> writes <text> to the file itself, inside an edit tool call ending in its diff
  *   terminal <json>      drives the client's terminal/* (see scenarios/terminals.ts)
  *
  * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).
  * SCRIPTED_AGENT_FORK=1 offers `session/fork` (as Claude Code does): a fork is a new session in
  * the same folder, without the earlier history, which the client shows from its own copy.
+ * SCRIPTED_AGENT_LATE_REPLAY=1 answers `session/load` before replaying the session, as Gemini CLI does.
  * Every piece of state (sessions, cancel flags, sign-in, config) belongs to one served agent.
  */
 import { randomUUID } from 'node:crypto';
@@ -33,7 +35,7 @@ import { fsScenarios } from './scenarios/fs';
 import { elicitationScenarios } from './scenarios/elicitation';
 import { ApiKeySignIn } from './scenarios/apiKeyAuth';
 import { ScriptedConversation } from './scenarios/conversation';
-import { deleteStoredSession, readSessions, recordingClient, saveSession } from './scenarios/sessionStore';
+import { deleteStoredSession, readSessions, recordingClient, saveSession, turnRecord } from './scenarios/sessionStore';
 import { AgentExtras } from './scenarios/agentExtras';
 import { EDITOR_NOTE_PREFIX } from '../../src/review/editorNote';
 
@@ -178,6 +180,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   let nextSession = 1;
   let clientCapabilities: acp.ClientCapabilities = {};
   const forks = env.SCRIPTED_AGENT_FORK === '1';
+  const lateReplay = env.SCRIPTED_AGENT_LATE_REPLAY === '1';
   const openSession = async (client: acp.AgentContext, cwd: string, mcpServers: acp.McpServer[]) => {
     terminalSignIn.require('session');
     apiKey.require();
@@ -223,9 +226,16 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
     })
     .onRequest(acp.methods.agent.session.load, async (ctx) => {
       const stored = storedSession(ctx.params.cwd, ctx.params.sessionId);
-      for (const { role, text } of stored.history) {
-        await update(ctx.client, stored.sessionId, { sessionUpdate: role === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text } });
-      }
+      const replay = async () => {
+        for (const entry of stored.history) {
+          await update(ctx.client, stored.sessionId, entry.role === 'tool'
+            ? { sessionUpdate: 'tool_call', ...entry.call }
+            : { sessionUpdate: entry.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: entry.text } });
+        }
+      };
+      // Gemini CLI answers first and replays after: its replay is not awaited.
+      if (lateReplay) setTimeout(() => void replay(), 20);
+      else await replay();
       return {};
     })
     .onRequest(acp.methods.agent.session.resume, (ctx) => {
@@ -262,13 +272,13 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
       // A closed connection stops the turn too: an agent in memory outlives nothing it served.
       const signal = AbortSignal.any([cancels.begin(ctx.params.sessionId), ctx.signal]);
       const session = sessions.get(ctx.params.sessionId) ?? { cwd: options.cwd, clientCapabilities };
-      const said: string[] = [];
-      const client = recordingClient(ctx.client, said);
+      const record = turnRecord();
+      const client = recordingClient(ctx.client, record);
       const stopReason = scenario
         ? await scenario(client, ctx.params.sessionId, restWords.join(' '), signal, session)
         : await (scenarios.echo as Scenario)(client, ctx.params.sessionId, text, signal, session);
       const stored = readSessions(session.cwd).find((candidate) => candidate.sessionId === ctx.params.sessionId);
-      if (stored) saveSession({ ...stored, updatedAt: new Date().toISOString(), history: [...stored.history, { role: 'user', text }, { role: 'agent', text: said.join('') }] });
+      if (stored) saveSession({ ...stored, updatedAt: new Date().toISOString(), history: [...stored.history, { role: 'user', text }, ...[...record.tools.values()].map((call) => ({ role: 'tool' as const, call })), { role: 'agent', text: record.said.join('') }] });
       return { stopReason };
     });
   return app.connect(acp.ndJsonStream(Writable.toWeb(streams.output) as WritableStream<Uint8Array>, Readable.toWeb(streams.input) as ReadableStream<Uint8Array>));

@@ -17,12 +17,15 @@ let reloaded: string[][];
 let notices: string[];
 let tracker: DiskChangeTracker;
 let permissionRequests: Emitter<acp.ToolCallUpdate>;
+/** Whether a prompt's turn is running, as the session tells the tracker. */
+let turnRunning: boolean;
 
 beforeEach(() => {
   workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-'));
   updates = new Emitter();
   permissionRequests = new Emitter();
   turns = new Emitter();
+  turnRunning = true;
   recorded = [];
   reloaded = [];
   notices = [];
@@ -32,6 +35,7 @@ beforeEach(() => {
     onUpdate: updates.event,
     onPermissionRequest: permissionRequests.event,
     onTurnStart: turns.event,
+    turnRunning: () => turnRunning,
     changes: { record: (path, change) => recorded.push({ path, change }) },
     alreadyRecorded: () => false,
     onDiskChanged: (paths) => reloaded.push(paths),
@@ -241,5 +245,38 @@ describe('changes that must reach review however the agent announces them', () =
       _meta: { claudeCode: { toolResponse: { filePath: path } } },
     });
     assert.deepEqual(recorded, []);
+  });
+});
+
+describe('tool calls outside a prompt\'s turn', () => {
+  test('a loaded session\'s replayed edit, whole-file diff and all, is history: nothing recorded, nothing told', () => {
+    const path = join(workspace, 'kept.txt');
+    writeFileSync(path, 'the agent\'s text, kept\n');
+    turnRunning = false;
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 'old-1', title: 'WriteFile', kind: 'edit', status: 'completed',
+      content: [{ type: 'diff', path, oldText: 'the user\'s text\n', newText: 'the agent\'s text, kept\n' }] });
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 'old-2', title: 'WriteFile', kind: 'edit', status: 'completed',
+      content: [{ type: 'diff', path, oldText: 'something the user undid since\n', newText: 'gone\n' }] });
+    assert.deepEqual([recorded, notices], [[], []]);
+  });
+
+  test('a call followed since its turn is compared when it completes after the turn ended', () => {
+    const path = join(workspace, 'late.txt');
+    writeFileSync(path, 'before\n');
+    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress', locations: [{ path }] });
+    turnRunning = false;
+    writeFileSync(path, 'after\n');
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+    assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
+  });
+
+  test('a call that asks permission is being made now, turn or not', () => {
+    const path = join(workspace, 'asked.txt');
+    writeFileSync(path, 'before\n');
+    turnRunning = false;
+    permissionRequests.fire({ toolCallId: 'p1', title: 'Edit asked.txt', kind: 'edit', locations: [{ path }] });
+    writeFileSync(path, 'after\n');
+    updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 'p1', status: 'completed' });
+    assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 'p1' } }]);
   });
 });

@@ -12,8 +12,11 @@ export interface StoredSession {
   title: string;
   updatedAt: string;
   mcpServers: acp.McpServer[];
-  history: { role: 'user' | 'agent'; text: string }[];
+  history: HistoryEntry[];
 }
+
+/** What a load replays: the user's and the agent's words, and each tool call as it ended. */
+export type HistoryEntry = { role: 'user' | 'agent'; text: string } | { role: 'tool'; call: acp.ToolCall };
 
 function storeFile(cwd: string): string {
   return join(cwd, '.scripted-agent-sessions.json');
@@ -36,12 +39,29 @@ export function deleteStoredSession(cwd: string, sessionId: string): boolean {
   return kept.length < sessions.length;
 }
 
-/** A client whose agent_message_chunk texts are also collected, to record what the agent said. */
-export function recordingClient(client: acp.AgentContext, collected: string[]): acp.AgentContext {
+/** What a turn said, collected by `recordingClient` for the session's history. */
+export interface TurnRecord {
+  /** agent_message_chunk texts. */
+  said: string[];
+  /** Each tool call with every later update of it folded in, in the order they started. */
+  tools: Map<string, acp.ToolCall>;
+}
+
+export function turnRecord(): TurnRecord {
+  return { said: [], tools: new Map() };
+}
+
+/** A client whose messages and tool calls are also collected, to record what the agent did. */
+export function recordingClient(client: acp.AgentContext, record: TurnRecord): acp.AgentContext {
   const recording = Object.create(client) as acp.AgentContext;
   recording.notify = ((method: string, params?: unknown) => {
-    const update = (params as { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } } | undefined)?.update;
-    if (update?.sessionUpdate === 'agent_message_chunk' && update.content?.type === 'text') collected.push(update.content.text ?? '');
+    const update = (params as { update?: acp.SessionUpdate } | undefined)?.update;
+    if (update?.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') record.said.push(update.content.text);
+    if (update?.sessionUpdate === 'tool_call' || update?.sessionUpdate === 'tool_call_update') {
+      const { sessionUpdate: _kind, ...fields } = update;
+      const known = record.tools.get(update.toolCallId);
+      record.tools.set(update.toolCallId, { ...known, ...fields, title: fields.title ?? known?.title ?? '' } as acp.ToolCall);
+    }
     return client.notify(method, params);
   }) as acp.AgentContext['notify'];
   return recording;

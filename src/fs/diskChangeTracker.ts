@@ -181,6 +181,7 @@ export class DiskChangeTracker implements Disposable {
     const changed: string[] = [];
     for (const path of paths) {
       const after = readDiskNow(path);
+      if (this.asTheTurnLeftIt(call, path, after)) continue;
       const before = this.contentBefore(call, path, after, ending);
       this.baseline.update(path, after);
       if (!before || sameContent(before, after)) {
@@ -195,6 +196,19 @@ export class DiskChangeTracker implements Disposable {
       this.options.logger.info(`${toolCallId} changed on disk: ${changed.join(', ')}`);
       this.options.onDiskChanged(changed);
     }
+  }
+
+  /**
+   * The file holds what the turn last left in it (as it started, or the last change seen in it),
+   * and no copy this call took says otherwise: the call changed nothing now, whatever its diffs
+   * or reported original say. Those are history then: a loaded session's replay, which Gemini CLI
+   * sends after answering `session/load`, so also after a prompt that had to start the agent.
+   */
+  private asTheTurnLeftIt(call: WatchedCall, path: string, after: DiskContent): boolean {
+    const snapshot = call.before.get(path);
+    if (snapshot && !sameContent(snapshot, after)) return false;
+    const atTurnStart = this.baseline.before(path);
+    return atTurnStart !== undefined && sameContent(atTurnStart, after);
   }
 
   /**

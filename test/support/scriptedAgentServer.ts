@@ -21,7 +21,8 @@
  * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).
  * SCRIPTED_AGENT_FORK=1 offers `session/fork` (as Claude Code does): a fork is a new session in
  * the same folder, without the earlier history, which the client shows from its own copy.
- * SCRIPTED_AGENT_LATE_REPLAY=1 answers `session/load` before replaying the session, as Gemini CLI does.
+ * SCRIPTED_AGENT_GEMINI_LOAD=1 loads sessions as Gemini CLI does: no `session/resume`, and the
+ * replay of `session/load` comes after its answer.
  * Every piece of state (sessions, cancel flags, sign-in, config) belongs to one served agent.
  */
 import { randomUUID } from 'node:crypto';
@@ -180,7 +181,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   let nextSession = 1;
   let clientCapabilities: acp.ClientCapabilities = {};
   const forks = env.SCRIPTED_AGENT_FORK === '1';
-  const lateReplay = env.SCRIPTED_AGENT_LATE_REPLAY === '1';
+  const geminiLoad = env.SCRIPTED_AGENT_GEMINI_LOAD === '1';
   const openSession = async (client: acp.AgentContext, cwd: string, mcpServers: acp.McpServer[]) => {
     terminalSignIn.require('session');
     apiKey.require();
@@ -206,7 +207,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
         protocolVersion: extras.protocolVersion(),
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, ...(forks ? { fork: {} } : {}) },
+          sessionCapabilities: { list: {}, ...(geminiLoad ? {} : { resume: {} }), close: {}, delete: {}, ...(forks ? { fork: {} } : {}) },
           mcpCapabilities: { http: true, sse: false },
           promptCapabilities: conversation.promptCapabilities(),
         },
@@ -233,8 +234,8 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
             : { sessionUpdate: entry.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: entry.text } });
         }
       };
-      // Gemini CLI answers first and replays after: its replay is not awaited.
-      if (lateReplay) setTimeout(() => void replay(), 20);
+      // Gemini CLI starts its replay and answers without waiting for it: most of it comes after the answer.
+      if (geminiLoad) void replay();
       else await replay();
       return {};
     })

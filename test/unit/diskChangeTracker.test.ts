@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -29,7 +29,16 @@ beforeEach(() => {
   recorded = [];
   reloaded = [];
   notices = [];
-  tracker = new DiskChangeTracker({
+  tracker = newTracker();
+});
+afterEach(() => {
+  tracker.dispose();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+/** A tracker as a session's start makes one: its baseline is the workspace as it is now. */
+function newTracker(): DiskChangeTracker {
+  return new DiskChangeTracker({
     cwd: workspace,
     roots: () => [workspace],
     onUpdate: updates.event,
@@ -42,11 +51,7 @@ beforeEach(() => {
     notify: (text) => notices.push(text),
     logger: silentLogger,
   });
-});
-afterEach(() => {
-  tracker.dispose();
-  rmSync(workspace, { recursive: true, force: true });
-});
+}
 
 describe('changes an agent makes on disk itself', () => {
   test('an edit tool call: snapshot when it starts, compare when it completes', () => {
@@ -119,6 +124,18 @@ describe('changes that must reach review however the agent announces them', () =
     return path;
   };
 
+  /**
+   * A file the turn's baseline does not know (build output is not kept), as the agent's write left
+   * it before its call was seen: only what the agent says can tell what it held.
+   */
+  const unknownToTheTurn = (name: string, text: string) => {
+    mkdirSync(join(workspace, 'build'), { recursive: true });
+    const path = join(workspace, 'build', name);
+    writeFileSync(path, text);
+    turns.fire();
+    return path;
+  };
+
   test('a call still running when the session ends (the agent died) is compared then', () => {
     const path = fileWith('a.txt', 'before\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress', locations: [{ path }] });
@@ -151,21 +168,21 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('the write landed before the first tool_call: the agent\'s diff in it tells what the file held', () => {
-    const path = fileWith('a.txt', 'one\nTWO\nthree\n');
+    const path = unknownToTheTurn('a.txt', 'one\nTWO\nthree\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path, oldText: 'two\n', newText: 'TWO\n' }] });
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
     assert.deepEqual(recorded, [{ path, change: { before: 'one\ntwo\nthree\n', after: 'one\nTWO\nthree\n', origin: 'disk', toolCallId: 't1' } }]);
   });
 
   test('a diff only in the completing update, of a call that named no file and no kind before', () => {
-    const path = fileWith('a.txt', 'x = 2\n');
+    const path = unknownToTheTurn('a.txt', 'x = 2\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'apply_patch', status: 'in_progress' });
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'diff', path, oldText: 'x = 1\n', newText: 'x = 2\n' }] });
     assert.deepEqual(recorded.map(({ change }) => [change.before, change.after]), [['x = 1\n', 'x = 2\n']]);
   });
 
   test('several diffs of one file in one call are undone in reverse order', () => {
-    const path = fileWith('a.txt', 'A\nb\nC\n');
+    const path = unknownToTheTurn('a.txt', 'A\nb\nC\n');
     updates.fire({
       sessionUpdate: 'tool_call', toolCallId: 't1', title: 'MultiEdit', kind: 'edit', status: 'completed',
       content: [{ type: 'diff', path, oldText: 'a\n', newText: 'A\n' }, { type: 'diff', path, oldText: 'A\nb\nc\n', newText: 'A\nb\nC\n' }],
@@ -193,9 +210,13 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('Gemini-style whole-file diffs (_meta.kind add, modify, delete) seen after the write', () => {
-    const added = fileWith('added.txt', 'new file\n');
-    const modified = fileWith('modified.txt', 'all new\n');
-    const deleted = join(workspace, 'deleted.txt');
+    const modified = fileWith('modified.txt', 'all old\n');
+    const deleted = fileWith('deleted.txt', 'was here\n');
+    const added = join(workspace, 'added.txt');
+    // Its writes land before the call is seen.
+    writeFileSync(added, 'new file\n');
+    writeFileSync(modified, 'all new\n');
+    rmSync(deleted);
     updates.fire({
       sessionUpdate: 'tool_call', toolCallId: 't1', title: 'WriteFile', kind: 'edit', status: 'completed',
       content: [
@@ -212,8 +233,8 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('a diff is no evidence where the edit plainly did not happen, nor for a failed call', () => {
-    const stillOld = fileWith('old.txt', 'keep = 1\nother = 2\n');
-    const failed = fileWith('failed.txt', 'a\nb\n');
+    const stillOld = unknownToTheTurn('old.txt', 'keep = 1\nother = 2\n');
+    const failed = unknownToTheTurn('failed.txt', 'a\nb\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: stillOld, oldText: 'keep = 1\n', newText: 'other = 2\n' }] });
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit', kind: 'edit', status: 'failed', content: [{ type: 'diff', path: failed, oldText: 'x\n', newText: 'b\n' }] });
     assert.deepEqual(recorded, []);
@@ -221,7 +242,7 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('a change whose copy came too late and whose diff does not place it is told to the user', () => {
-    const path = fileWith('twice.txt', 'same\nsame\n');
+    const path = unknownToTheTurn('twice.txt', 'same\nsame\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path, oldText: 'old\n', newText: 'same\n' }] });
     assert.deepEqual(recorded, []);
     assert.equal(notices.length, 1);
@@ -229,7 +250,7 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('no notice when the agent reported the original and it is what the file holds (nothing changed)', () => {
-    const path = fileWith('same.txt', 'same\nsame\n');
+    const path = unknownToTheTurn('same.txt', 'same\nsame\n');
     updates.fire({
       sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'completed',
       content: [{ type: 'diff', path, oldText: 'old\n', newText: 'same\n' }],
@@ -239,7 +260,7 @@ describe('changes that must reach review however the agent announces them', () =
   });
 
   test('Claude\'s tool response without originalFile does not make an existing file "new"', () => {
-    const path = fileWith('a.txt', 'written\n');
+    const path = unknownToTheTurn('a.txt', 'written\n');
     updates.fire({
       sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write', kind: 'edit', status: 'completed', locations: [{ path }],
       _meta: { claudeCode: { toolResponse: { filePath: path } } },
@@ -248,15 +269,30 @@ describe('changes that must reach review however the agent announces them', () =
   });
 });
 
-describe('tool calls outside a prompt\'s turn', () => {
-  test('a loaded session\'s replayed edit, whole-file diff and all, is history: nothing recorded, nothing told', () => {
+describe('a loaded session\'s history, and calls outside a prompt\'s turn', () => {
+  test('a loaded session\'s replayed edit is history: kept or undone since, nothing is recorded or told', () => {
+    const kept = join(workspace, 'kept.txt');
+    const undone = join(workspace, 'undone.txt');
+    writeFileSync(kept, 'the agent\'s text\n');
+    writeFileSync(undone, 'the agent\'s text\n');
+    turnRunning = false;
+    // The session starts (after a window reload), then the user undoes one change before the agent's replay comes.
+    tracker.dispose();
+    tracker = newTracker();
+    writeFileSync(undone, 'the user\'s text\n');
+    for (const [id, path] of [['old-1', kept], ['old-2', undone]] as const) {
+      updates.fire({ sessionUpdate: 'tool_call', toolCallId: id, title: 'WriteFile', kind: 'edit', status: 'completed',
+        content: [{ type: 'diff', path, oldText: 'the user\'s text\n', newText: 'the agent\'s text\n' }] });
+    }
+    assert.deepEqual([recorded, notices], [[], []]);
+  });
+
+  test('in a turn, a replayed edit whose file is as the turn found it changes nothing (Gemini CLI replays after answering session/load)', () => {
     const path = join(workspace, 'kept.txt');
     writeFileSync(path, 'the agent\'s text, kept\n');
-    turnRunning = false;
+    turns.fire();
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 'old-1', title: 'WriteFile', kind: 'edit', status: 'completed',
       content: [{ type: 'diff', path, oldText: 'the user\'s text\n', newText: 'the agent\'s text, kept\n' }] });
-    updates.fire({ sessionUpdate: 'tool_call', toolCallId: 'old-2', title: 'WriteFile', kind: 'edit', status: 'completed',
-      content: [{ type: 'diff', path, oldText: 'something the user undid since\n', newText: 'gone\n' }] });
     assert.deepEqual([recorded, notices], [[], []]);
   });
 

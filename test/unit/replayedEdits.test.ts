@@ -30,20 +30,28 @@ function workspace(t: TestScope, env: Record<string, string>) {
   return { ...files, folder: environment.workspaceRoot, session: () => scriptedSession(t, { environment, env }) };
 }
 
-for (const [when, env] of [['before it answers', {}], ['after it answers, as Gemini CLI does', { SCRIPTED_AGENT_LATE_REPLAY: '1' }]] as const) {
+const GEMINI_LOAD = { SCRIPTED_AGENT_GEMINI_LOAD: '1' };
+
+/** A session whose agent wrote `notes.txt` ("first" to "second") on disk itself, and whose change the user kept. */
+async function keptEdit(w: ReturnType<typeof workspace>): Promise<{ path: string; sessionId: string }> {
+  const path = join(w.folder, 'notes.txt');
+  writeFileSync(path, 'first\n');
+  const first = w.session();
+  await first.prompt('disk-edit notes.txt second');
+  assert.equal(readFileSync(path, 'utf8'), 'second\n');
+  assert.deepEqual(w.ledger.files().map((file) => [file.path, file.origin]), [[path, 'disk']], 'the live edit is in review');
+  w.ledger.keepAll();
+  const sessionId = first.currentSessionId;
+  assert.ok(sessionId);
+  await first.stopAgent();
+  return { path, sessionId };
+}
+
+for (const [when, env] of [['before it answers', {}], ['after it answers, as Gemini CLI does', GEMINI_LOAD]] as const) {
   describe(`a loaded session's replayed edits, replayed ${when}`, () => {
     test('a kept change stays kept; a new edit after the load is reviewed as before', async (t) => {
       const w = workspace(t, env);
-      const path = join(w.folder, 'notes.txt');
-      writeFileSync(path, 'first\n');
-      const first = w.session();
-      await first.prompt('disk-edit notes.txt second');
-      assert.equal(readFileSync(path, 'utf8'), 'second\n');
-      assert.deepEqual(w.ledger.files().map((file) => [file.path, file.origin]), [[path, 'disk']], 'the live edit is in review');
-      w.ledger.keepAll();
-      const sessionId = first.currentSessionId;
-      assert.ok(sessionId);
-      await first.stopAgent();
+      const { path, sessionId } = await keptEdit(w);
 
       const loaded = w.session();
       assert.ok(await loaded.openExisting({ kind: 'load', sessionId }));
@@ -63,3 +71,19 @@ for (const [when, env] of [['before it answers', {}], ['after it answers, as Gem
     });
   });
 }
+
+describe('a kept conversation continued by a prompt, on an agent that can only load (Gemini CLI)', () => {
+  test('the replay comes during the prompt\'s turn: the kept change stays kept', async (t) => {
+    const w = workspace(t, GEMINI_LOAD);
+    const { path, sessionId } = await keptEdit(w);
+    const continued = w.session();
+    continued.continueLater(sessionId);
+    await continued.prompt('echo still there?');
+    await waitFor(() => replayedToolCalls(continued).length === 1, 'the replayed edit');
+    await continued.prompt('echo once more');
+    assert.equal(continued.currentSessionId, sessionId, 'the earlier session, loaded');
+    assert.deepEqual(w.ledger.files(), [], 'the kept change is not back in review');
+    assert.deepEqual(notices(continued), []);
+    assert.equal(readFileSync(path, 'utf8'), 'second\n');
+  });
+});

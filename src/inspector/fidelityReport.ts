@@ -76,6 +76,8 @@ export interface FidelityReport {
   clientMethods: ClientMethodUse[];
   files: FileChangeFact[];
   permissions: { kind: string; toolCalls: number; asked: number }[];
+  /** Tool calls a loaded session replayed from its history: counted nowhere else in the report. */
+  replayedToolCalls: number;
   silentReads: ToolAccess[];
   outsideWorkspace: ToolAccess[];
   projectRules: ProjectRulesView[];
@@ -150,14 +152,14 @@ function access(tool: ToolFacts): ToolAccess {
   return { toolCallId: tool.toolCallId, title: tool.title, kind: tool.kind, paths: [...tool.paths], asked: tool.asked };
 }
 
-function fileFacts(facts: TrafficFacts, ledger: readonly LedgerFile[]): FileChangeFact[] {
+function fileFacts(facts: TrafficFacts, tools: readonly ToolFacts[], ledger: readonly LedgerFile[]): FileChangeFact[] {
   const files = new Map<string, FileChangeFact>();
   for (const file of ledger) {
     const arrival: FileArrival = file.origin === 'editor' ? 'editor' : file.toolCallIds.length > 0 ? 'disk' : 'unannounced';
     files.set(file.path, { path: file.path, arrival, toolCallIds: [...file.toolCallIds] });
   }
   for (const path of facts.editorWrites.keys()) if (!files.has(path)) files.set(path, { path, arrival: 'editor', toolCallIds: [] });
-  for (const tool of facts.tools.values()) {
+  for (const tool of tools) {
     for (const path of tool.diffPaths) {
       const known = files.get(path);
       if (known) {
@@ -196,7 +198,8 @@ export function fidelityReport(inputs: ReportInputs): FidelityReport {
   buildFrameIndex(inputs.frames, facts.observe);
   const init = facts.initializeResult ?? {};
   const declared = record(init.agentCapabilities);
-  const tools = [...facts.tools.values()];
+  // What a loaded session replays happened in an earlier conversation, where it was asked or not.
+  const tools = [...facts.tools.values()].filter((tool) => !tool.replayed);
   const inside = (path: string) => insideWorkspace(path, inputs.workspaceRoots);
   const report: Omit<FidelityReport, 'summary'> = {
     agentLabel: inputs.agentLabel,
@@ -210,8 +213,9 @@ export function fidelityReport(inputs: ReportInputs): FidelityReport {
     ],
     authMethods: (Array.isArray(init.authMethods) ? init.authMethods : []).filter(isRecord).map((method) => ({ id: String(method.id ?? ''), name: String(method.name ?? method.id ?? '') })),
     clientMethods: clientMethodUses(facts, record(record(facts.initializeRequest).clientCapabilities)),
-    files: fileFacts(facts, inputs.files),
+    files: fileFacts(facts, tools, inputs.files),
     permissions: permissionCoverage(tools),
+    replayedToolCalls: facts.tools.size - tools.length,
     silentReads: tools.filter((tool) => tool.kind === 'read' && !tool.asked && tool.paths.size > 0 && [...tool.paths].every(inside)).map(access),
     outsideWorkspace: tools.filter((tool) => [...tool.paths].some((path) => !inside(path))).map(access),
     projectRules: [...inputs.projectRules],

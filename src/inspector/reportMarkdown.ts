@@ -67,6 +67,7 @@ export function reportMarkdown(report: FidelityReport): string {
     ...table(['File', 'How', 'Tool calls'], report.files.map((file) => [code(file.path), ARRIVALS[file.arrival], file.toolCallIds.map(code).join(', ')])),
     '## Permission coverage',
     ...table(['Tool kind', 'Tool calls', 'Asked'], report.permissions.map((row) => [text(row.kind), String(row.toolCalls), `${row.asked} of ${row.toolCalls}`])),
+    ...(report.replayedToolCalls > 0 ? [`${report.replayedToolCalls === 1 ? 'One tool call' : `${report.replayedToolCalls} tool calls`} that a loaded session replayed from its history (\`session/load\`) ${report.replayedToolCalls === 1 ? 'is' : 'are'} not counted in this report: made, and asked about or not, in an earlier session.`, ''] : []),
     '### Reads inside the workspace that never asked',
     ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.silentReads)),
     '### Accesses outside the workspace',

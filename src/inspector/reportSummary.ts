@@ -28,6 +28,7 @@ export function reportSummary(report: Omit<FidelityReport, 'summary'>, permissio
     permissionRequests > 0 ? `asked ${times(permissionRequests)}` : 'never asked',
     unserved > 0 ? `called ${plural(unserved, 'method')} Tandem does not serve` : null,
     report.marked.length > 0 ? `sent ${plural(report.marked.length, 'frame')} Tandem could not use as sent` : null,
+    report.replayedToolCalls > 0 ? `replayed ${plural(report.replayedToolCalls, 'tool call')} of an earlier session (not counted above)` : null,
   ].filter((part): part is string => part !== null);
   return `${report.agentLabel} ${parts.join(', ')}.`;
 }

@@ -23,6 +23,12 @@ export interface ToolFacts {
   diffPaths: Set<string>;
   /** It was put to the user (`session/request_permission`). */
   asked: boolean;
+  /**
+   * First seen while a loaded session was replayed (from `session/load` to the next prompt: Gemini
+   * CLI replays after its answer) and never put to the user: history, not something the agent
+   * did in this conversation.
+   */
+  replayed: boolean;
 }
 
 /** `rawInput` fields that name the file a tool works on, as agents spell them. */
@@ -64,6 +70,8 @@ export class TrafficFacts {
   readonly editorReads = new Map<string, number>();
   /** The path of each fs request still waiting for its answer, by the request's position. */
   private readonly fsPaths = new Map<number, string>();
+  /** A loaded session's replay may be arriving: from `session/load` until a prompt or a new session (or the load failed). */
+  private replaying = false;
   readonly marks: { index: number; mark: FrameMark }[] = [];
 
   readonly observe = (frame: IndexedFrame, message: RpcMessage): void => {
@@ -100,6 +108,7 @@ export class TrafficFacts {
 
   private clientRequest(method: string, params: Record<string, unknown>): void {
     if (method === 'initialize') this.initializeRequest ??= params;
+    if (method === 'session/load' || method === 'session/prompt' || method === 'session/new') this.replaying = method === 'session/load';
     if (method !== 'session/prompt' || !Array.isArray(params.prompt)) return;
     for (const block of params.prompt) if (isRecord(block) && typeof block.type === 'string') countInto(this.promptContent, block.type);
   }
@@ -108,7 +117,9 @@ export class TrafficFacts {
     if (method.startsWith('fs/') && typeof params.path === 'string') this.fsPaths.set(frame.index, params.path);
     if (method !== 'session/request_permission' || !isRecord(params.toolCall)) return;
     const tool = this.tool(params.toolCall);
-    if (tool) tool.asked = true;
+    if (!tool) return;
+    tool.asked = true;
+    tool.replayed = false;
   }
 
   private notification(frame: IndexedFrame, method: string, params: unknown): void {
@@ -131,6 +142,7 @@ export class TrafficFacts {
     }
     outcomes.failed++;
     outcomes.lastError = message.message;
+    if (frame.method === 'session/load') this.replaying = false;
     if (message.code === METHOD_NOT_FOUND) outcomes.notFound++;
   }
 
@@ -138,7 +150,7 @@ export class TrafficFacts {
     if (typeof update.toolCallId !== 'string') return null;
     let tool = this.tools.get(update.toolCallId);
     if (!tool) {
-      tool = { toolCallId: update.toolCallId, kind: 'other', title: '', paths: new Set(), diffPaths: new Set(), asked: false };
+      tool = { toolCallId: update.toolCallId, kind: 'other', title: '', paths: new Set(), diffPaths: new Set(), asked: false, replayed: this.replaying };
       this.tools.set(update.toolCallId, tool);
     }
     if (typeof update.kind === 'string') tool.kind = update.kind;

@@ -118,6 +118,36 @@ describe('fidelity report', () => {
     assert.equal(gemini.summary, 'Gemini CLI changed 1 file through the editor, showed diffs for 1 file that Tandem never saw change, never asked.');
   });
 
+  test('what a loaded session replays (before its answer, and after it as Gemini CLI does) is history: counted apart from what the agent did', () => {
+    const script = new FrameScript()
+      .open('s1', { agentName: 'claude-code-acp', agentCapabilities: { loadSession: true } })
+      .request('out', 3, 'session/load', { sessionId: 'old', cwd: ws, mcpServers: [] })
+      .toolCall('old', 'r0', 'read', { locations: [{ path: '/work/old.ts' }] })
+      .toolDone('old', 'r0')
+      .toolCall('old', 'w0', 'edit', { status: 'completed', content: [{ type: 'diff', path: '/work/old.ts', oldText: 'a', newText: 'b' }] })
+      .result('in', 3, {})
+      .toolCall('old', 'w9', 'edit', { status: 'completed', content: [{ type: 'diff', path: '/work/late.ts', oldText: 'a', newText: 'b' }] })
+      .request('out', 4, 'session/prompt', { sessionId: 'old', prompt: [{ type: 'text', text: 'go on' }] })
+      .toolCall('old', 'r1', 'read', { locations: [{ path: '/work/now.ts' }] })
+      .toolDone('old', 'r1')
+      .result('in', 4, { stopReason: 'end_turn' });
+    const loaded = fidelityReport(inputs(script, { files: [], projectRules: [] }));
+    assert.equal(loaded.replayedToolCalls, 3);
+    assert.deepEqual(loaded.permissions, [{ kind: 'read', toolCalls: 1, asked: 0 }]);
+    assert.deepEqual(loaded.silentReads.map((read) => read.paths), [['/work/now.ts']]);
+    assert.deepEqual(loaded.files, [], 'a replayed diff is no file this conversation saw change');
+    assert.equal(loaded.summary, 'Claude Code read 1 file without asking, never asked, replayed 3 tool calls of an earlier session (not counted above).');
+    assert.match(reportMarkdown(loaded), /3 tool calls that a loaded session replayed from its history \(`session\/load`\) are not counted/);
+
+    // A load the agent refused replays nothing: what follows it is the agent's own doing.
+    const refused = new FrameScript()
+      .open('s1')
+      .request('out', 3, 'session/load', { sessionId: 'gone', cwd: ws, mcpServers: [] })
+      .error('in', 3, -32603, 'Internal error')
+      .toolCall('s1', 'r2', 'read', { locations: [{ path: '/work/a.ts' }] });
+    assert.equal(fidelityReport(inputs(refused, { files: [], projectRules: [] })).replayedToolCalls, 0);
+  });
+
   test('credentials in what the agent sent (a command in a title, an error) do not reach the report', () => {
     const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
     const leaky = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'x1', 'execute', { title: `git push https://${secret}@github.com/a/b`, locations: [{ path: '/etc/hosts' }] }).request('out', 5, 'session/load', { sessionId: 'old' }).error('in', 5, -32603, `bad token ${secret}`), { files: [] }));

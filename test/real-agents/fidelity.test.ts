@@ -5,31 +5,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Frame } from '../../src/acp/frames';
-import type { SessionController } from '../../src/conversation/sessionController';
-import { conversationFrames } from '../../src/inspector/conversationFrames';
-import { conversationReport } from '../../src/inspector/conversationReport';
 import type { FidelityReport } from '../../src/inspector/fidelityReport';
-import { buildFrameIndex } from '../../src/inspector/frameIndex';
-import { inspectedConversation } from '../../src/panel/inspectedConversation';
-import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
-import { readProjectRules } from '../../src/permissions/projectRules';
-import type { ChangeLedger } from '../../src/review/changeLedger';
-import { ledgerReviewSource } from '../support/ledgerReviewSource';
+import { reportOf } from '../support/conversationReportOf';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { endAfterTest, reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { allowingPermissions, reviewedSession } from '../support/reviewHarness';
-
-/** The report as "Tandem: Show Fidelity Report" builds it for this conversation, from the window's frames. */
-async function reportOf(session: SessionController, all: readonly Frame[], ledger: ChangeLedger, workspace: string): Promise<{ report: FidelityReport; own: Frame[] }> {
-  const permissionPolicy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => [], store: new MemoryGrantStore(), projectRules: () => readProjectRules([workspace]) });
-  const conversation = inspectedConversation(session, { review: ledgerReviewSource(ledger, workspace), permissionPolicy, workspaceRoots: () => [workspace] });
-  assert.ok(conversation, 'the conversation opened a session');
-  const own = conversationFrames(all, buildFrameIndex(all), conversation.sessionIds);
-  return { report: await conversationReport(conversation, own), own };
-}
 
 /** How often the agent sent this request, counted on the wire. */
 function sentByAgent(frames: readonly Frame[], method: string): number {

@@ -1,7 +1,7 @@
 /**
  * Real agents replay a loaded session's edit tool calls, diffs and all. An edit the user kept in
  * the session before is not put up for review again by the replay: through the real agent, the
- * real session, disk tracker and ledger.
+ * real session, disk tracker and ledger; nor is it in the fidelity report as this conversation's.
  *
  * Claude Code replays the transcript before it answers `session/load`. Gemini CLI replays after
  * its answer, but its load of a session started over ACP fails here ("No previous sessions found
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { startClaudeModelServer } from '../support/model-servers/claude';
+import { reportOf } from '../support/conversationReportOf';
 import { claudeAgentSpec } from '../support/real-agents';
 import { reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { allowingPermissions } from '../support/reviewHarness';
@@ -46,5 +47,10 @@ describe('Claude Code: a loaded session\'s replayed edit', () => {
     await waitFor(() => editCards(again.session).some((status) => status === 'completed'), 'the replayed edit, ended', 60_000);
     assert.deepEqual(again.ledger.files(), [], 'the replayed edit is not put up for review');
     assert.equal(readFileSync(path, 'utf8'), 'alpha\nBETA\n');
+    // Nor is it in the loaded conversation's fidelity report as an edit of its own (one that never asked).
+    const { report } = await reportOf(again.session, again.frames.frames(), again.ledger, running.spec.cwd);
+    assert.ok(report.replayedToolCalls >= 1, `the replayed Write is counted apart: ${report.summary}`);
+    assert.deepEqual(report.permissions.filter((row) => row.kind === 'edit'), [], 'no edit of this conversation');
+    assert.deepEqual(report.files, []);
   });
 });

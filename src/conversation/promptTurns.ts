@@ -26,6 +26,8 @@ export interface PromptingConversation extends ConversationBasics {
 export class PromptTurns {
   /** The last `session/prompt` answer (its usage, for agents that send no `usage_update`). */
   lastResponse: acp.PromptResponse | null = null;
+  /** Prompts sent and not answered yet: the agent may still be working on one after Stop ended its turn here. */
+  private unanswered = 0;
 
   constructor(private readonly conversation: PromptingConversation) {}
 
@@ -55,11 +57,25 @@ export class PromptTurns {
     try {
       const blocks: acp.ContentBlock[] = prompt.notes.map((note) => ({ type: 'text', text: note }));
       blocks.push({ type: 'text', text: prompt.text }, ...attachments);
-      const response = await attachment.connection.prompt(sessionId, blocks);
+      const response = await this.answerTo(attachment, sessionId, blocks);
       this.lastResponse = response;
       turns.finish(turn, response.stopReason, null);
     } catch (error) {
       await this.failed(turn, attachment, error, prompt);
+    }
+  }
+
+  /** Whether a prompt sent to the agent is still unanswered. */
+  get awaitingAnswer(): boolean {
+    return this.unanswered > 0;
+  }
+
+  private async answerTo(attachment: AgentAttachment, sessionId: string, blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    this.unanswered++;
+    try {
+      return await attachment.connection.prompt(sessionId, blocks);
+    } finally {
+      this.unanswered--;
     }
   }
 

@@ -31,7 +31,7 @@ export interface SessionContext {
   agentInfo(): acp.Implementation | null;
   /** The session's terminals as the user sees them; a terminal service feeds its own in. */
   terminalDisplays: TerminalDisplays;
-  /** Whether a prompt's turn is running (from before the agent starts for it to its end). */
+  /** Whether a prompt's turn is running (from before the agent starts for it to its end), or the agent has not answered a prompt yet. */
   turnRunning(): boolean;
 }
 

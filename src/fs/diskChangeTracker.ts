@@ -40,8 +40,8 @@ export interface DiskChangeTrackerOptions {
   /** The user's prompt is about to go to the agent: the files as they are now are what its turn starts from. */
   onTurnStart(listener: () => void): Disposable;
   /**
-   * Whether a prompt's turn is running. Calls first seen outside one are not watched: they are
-   * history, a loaded session's replay (Gemini CLI replays after answering `session/load`), and
+   * Whether the agent works on a prompt (its turn runs, or the prompt is unanswered). Calls first
+   * seen otherwise are not watched: they are history, a loaded session's replay (Gemini CLI replays after answering `session/load`), and
    * the disk now says nothing of what they did then. Without it, every call is watched.
    */
   turnRunning?(): boolean;

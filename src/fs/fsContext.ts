@@ -33,8 +33,9 @@ export interface FsSessionContext {
   /** Who the agent said it is in `initialize` (null until then). */
   agentInfo(): acp.Implementation | null;
   /**
-   * Whether a prompt's turn is running. Outside one, an agent's tool calls are history (a loaded
-   * session's replay): they are not watched for changes to the disk. Without it, every call is.
+   * Whether the agent works on a prompt: its turn runs, or the agent has not answered it (Stop
+   * ended the turn here, and it went on). Otherwise its tool calls are history (a loaded session's
+   * replay): they are not watched for changes to the disk. Without it, every call is.
    */
   turnRunning?(): boolean;
 }

@@ -10,6 +10,7 @@ import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
 import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
 import { DiskBackedDocuments } from './memoryDocuments';
+import { scriptedEnvironment, scriptedSession, type TestScope } from './sessionBuilders';
 
 /**
  * Tandem's real per-session fs service and change ledger, over a disk-backed stand-in for the
@@ -50,6 +51,14 @@ export function diskReview(workspace: string) {
   });
   const writer = new ReviewWriter(ledger, documents);
   return { documents, ledger, feed, fs, notices, writer, send: (update: acp.SessionUpdate) => updates.fire(update) };
+}
+
+/** Scripted-agent sessions of one workspace sharing one ledger, as a window's conversations do; `env`: the agent's SCRIPTED_* options. */
+export function reviewedScriptedWorkspace(t: TestScope, env: Record<string, string> = {}) {
+  const environment = scriptedEnvironment(t);
+  const files = reviewedFiles(environment.workspaceRoot);
+  environment.services = { createFs: files.createFs };
+  return { ...files, folder: environment.workspaceRoot, session: () => scriptedSession(t, { environment, env }) };
 }
 
 /** A session whose fs requests are served by `reviewedFiles`; undo and redo go through the product's review writer. */

@@ -16,6 +16,7 @@
  *   spawn-children       starts two `sleep` grandchildren and replies with their pids
  *   flood <n>            n agent_message_chunks as fast as possible
  *   disk-edit <f> <text> writes <text> to the file itself, inside an edit tool call ending in its diff
+ *   stubborn <f> <text>  ignores Stop: after the cancel and past the client's grace, one more disk-edit
  *   terminal <json>      drives the client's terminal/* (see scenarios/terminals.ts)
  *
  * Env: SCRIPTED_AGENT_EXIT_ON_START=<code> exits before reading anything (startup failure).

@@ -10,8 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { SessionController } from '../../src/conversation/sessionController';
-import { reviewedFiles } from '../support/reviewHarness';
-import { scriptedEnvironment, scriptedSession, type TestScope } from '../support/sessionBuilders';
+import { reviewedScriptedWorkspace as workspace } from '../support/reviewHarness';
 import { waitFor } from '../support/waitFor';
 
 function replayedToolCalls(session: SessionController): string[] {
@@ -20,14 +19,6 @@ function replayedToolCalls(session: SessionController): string[] {
 
 function notices(session: SessionController): string[] {
   return session.thread.snapshot().flatMap((entry) => (entry.kind === 'notice' ? [entry.text] : []));
-}
-
-/** Sessions of one workspace, sharing one ledger as a window's conversations do. */
-function workspace(t: TestScope, env: Record<string, string>) {
-  const environment = scriptedEnvironment(t);
-  const files = reviewedFiles(environment.workspaceRoot);
-  environment.services = { createFs: files.createFs };
-  return { ...files, folder: environment.workspaceRoot, session: () => scriptedSession(t, { environment, env }) };
 }
 
 const GEMINI_LOAD = { SCRIPTED_AGENT_GEMINI_LOAD: '1' };

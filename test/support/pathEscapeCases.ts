@@ -383,7 +383,10 @@ async function racingReads(layout: EscapeLayout, reads: number, signal: AbortSig
       }
     }
   } finally {
+    // Gone before the folder is removed: a swap still running would make that removal fail (ENOTEMPTY).
+    const exited = swapper.exitCode !== null || swapper.signalCode !== null ? Promise.resolve() : new Promise((resolve) => swapper.once('exit', resolve));
     swapper.kill();
+    await exited;
   }
   return tally;
 }

@@ -70,7 +70,7 @@ export class SessionController implements Disposable {
       key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event,
       onPermissionRequest: this.permissions.onRequested,
       // An agent that goes on after Stop ended its turn here (no answer within the grace) is still at work.
-      turnRunning: () => this.turns.current !== null || this.prompts.awaitingAnswer,
+      promptUnderWay: () => this.turns.current !== null || this.prompts.awaitingAnswer,
       sessionKnown: (sessionId) => this.opening.release(sessionId).forEach((update) => this.applyUpdate(update)),
     });
     this.signInFlow = new SignInFlow(agent, environment, this.log, {

@@ -31,8 +31,8 @@ export interface SessionContext {
   agentInfo(): acp.Implementation | null;
   /** The session's terminals as the user sees them; a terminal service feeds its own in. */
   terminalDisplays: TerminalDisplays;
-  /** Whether a prompt's turn is running (from before the agent starts for it to its end), or the agent has not answered a prompt yet. */
-  turnRunning(): boolean;
+  /** Whether the agent works on a prompt: its turn runs (from before the agent starts for it), or the agent has not answered it yet. */
+  promptUnderWay(): boolean;
 }
 
 /**

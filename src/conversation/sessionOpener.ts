@@ -34,7 +34,7 @@ export interface OpeningConversation {
   /** Every `session/update` of the open session, after the thread applied it. */
   onUpdate: SessionContext['onUpdate'];
   onPermissionRequest: SessionContext['onPermissionRequest'];
-  turnRunning: SessionContext['turnRunning'];
+  promptUnderWay: SessionContext['promptUnderWay'];
   /** The agent answered with the session's id: updates it sent for it before that can be applied now. */
   sessionKnown(sessionId: string): void;
 }
@@ -127,8 +127,8 @@ export class SessionOpener {
       label: this.agent.label,
       start: this.environment.startAgent,
     });
-    const { key, thread, log, onUpdate, onPermissionRequest, terminalDisplays, turnRunning } = this.conversation;
-    const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, onPermissionRequest, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays, turnRunning };
+    const { key, thread, log, onUpdate, onPermissionRequest, terminalDisplays, promptUnderWay } = this.conversation;
+    const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, onPermissionRequest, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays, promptUnderWay };
     const services = new DisposableStore();
     const fs = factories?.createFs?.(context) ?? null;
     const terminals = factories?.createTerminals?.(context) ?? null;

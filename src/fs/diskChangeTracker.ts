@@ -41,10 +41,11 @@ export interface DiskChangeTrackerOptions {
   onTurnStart(listener: () => void): Disposable;
   /**
    * Whether the agent works on a prompt (its turn runs, or the prompt is unanswered). Calls first
-   * seen otherwise are not watched: they are history, a loaded session's replay (Gemini CLI replays after answering `session/load`), and
-   * the disk now says nothing of what they did then. Without it, every call is watched.
+   * seen otherwise are not watched: they are history, a loaded session's replay (Gemini CLI
+   * replays after answering `session/load`), and the disk now says nothing of what they did then.
+   * Without it, every call is watched.
    */
-  turnRunning?(): boolean;
+  promptUnderWay?(): boolean;
   changes: { record(path: string, change: RecordedChange): void };
   /** True when the ledger already holds this content for the path (it came through fs/*). */
   alreadyRecorded(path: string, text: string | null, encoding: ContentEncoding): boolean;
@@ -115,7 +116,7 @@ export class DiskChangeTracker implements Disposable {
   private onUpdate(update: acp.SessionUpdate, asked = false): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     // A call followed since its turn is still compared when its end comes after the turn's.
-    if (!asked && !this.calls.has(update.toolCallId) && this.options.turnRunning?.() === false) return;
+    if (!asked && !this.calls.has(update.toolCallId) && this.options.promptUnderWay?.() === false) return;
     const diffs = (update.content ?? []).filter((content): content is DiffContent => content.type === 'diff');
     const ended = update.status === 'completed' || update.status === 'failed' ? update.status : null;
     const call = this.watchedCall(update, diffs.length > 0);

@@ -37,5 +37,5 @@ export interface FsSessionContext {
    * ended the turn here, and it went on). Otherwise its tool calls are history (a loaded session's
    * replay): they are not watched for changes to the disk. Without it, every call is.
    */
-  turnRunning?(): boolean;
+  promptUnderWay?(): boolean;
 }

@@ -53,7 +53,7 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     roots: options.roots,
     onUpdate: session.onUpdate,
     onPermissionRequest: session.onPermissionRequest,
-    ...(session.turnRunning ? { turnRunning: session.turnRunning } : {}),
+    ...(session.promptUnderWay ? { promptUnderWay: session.promptUnderWay } : {}),
     onTurnStart: session.thread.onDelta ? onTurnStart(session.thread.onDelta, session.onUpdate) : () => ({ dispose: () => undefined }),
     changes,
     alreadyRecorded: (path, text, encoding) => options.changes.alreadyRecorded(path, text, encoding),

@@ -18,14 +18,14 @@ let notices: string[];
 let tracker: DiskChangeTracker;
 let permissionRequests: Emitter<acp.ToolCallUpdate>;
 /** Whether a prompt's turn is running, as the session tells the tracker. */
-let turnRunning: boolean;
+let promptUnderWay: boolean;
 
 beforeEach(() => {
   workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-'));
   updates = new Emitter();
   permissionRequests = new Emitter();
   turns = new Emitter();
-  turnRunning = true;
+  promptUnderWay = true;
   recorded = [];
   reloaded = [];
   notices = [];
@@ -44,7 +44,7 @@ function newTracker(): DiskChangeTracker {
     onUpdate: updates.event,
     onPermissionRequest: permissionRequests.event,
     onTurnStart: turns.event,
-    turnRunning: () => turnRunning,
+    promptUnderWay: () => promptUnderWay,
     changes: { record: (path, change) => recorded.push({ path, change }) },
     alreadyRecorded: () => false,
     onDiskChanged: (paths) => reloaded.push(paths),
@@ -275,7 +275,7 @@ describe('a loaded session\'s history, and calls outside a prompt\'s turn', () =
     const undone = join(workspace, 'undone.txt');
     writeFileSync(kept, 'the agent\'s text\n');
     writeFileSync(undone, 'the agent\'s text\n');
-    turnRunning = false;
+    promptUnderWay = false;
     // The session starts (after a window reload), then the user undoes one change before the agent's replay comes.
     tracker.dispose();
     tracker = newTracker();
@@ -300,7 +300,7 @@ describe('a loaded session\'s history, and calls outside a prompt\'s turn', () =
     const path = join(workspace, 'late.txt');
     writeFileSync(path, 'before\n');
     updates.fire({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'in_progress', locations: [{ path }] });
-    turnRunning = false;
+    promptUnderWay = false;
     writeFileSync(path, 'after\n');
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
     assert.deepEqual(recorded, [{ path, change: { before: 'before\n', after: 'after\n', origin: 'disk', toolCallId: 't1' } }]);
@@ -309,7 +309,7 @@ describe('a loaded session\'s history, and calls outside a prompt\'s turn', () =
   test('a call that asks permission is being made now, turn or not', () => {
     const path = join(workspace, 'asked.txt');
     writeFileSync(path, 'before\n');
-    turnRunning = false;
+    promptUnderWay = false;
     permissionRequests.fire({ toolCallId: 'p1', title: 'Edit asked.txt', kind: 'edit', locations: [{ path }] });
     writeFileSync(path, 'after\n');
     updates.fire({ sessionUpdate: 'tool_call_update', toolCallId: 'p1', status: 'completed' });

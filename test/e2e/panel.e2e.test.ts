@@ -40,15 +40,17 @@ function serveRegistryFixture(): Promise<{ url: string; close(): Promise<void> }
   }));
 }
 
-/** A wait that failed says what the panel showed then, so a failure far from here can be understood. */
+/** A wait that failed says what the panel (thread, changes bar) and the workbench's notifications showed then, so a failure far from here can be understood. */
 async function explainTimeout(wait: Promise<unknown>, what: string): Promise<void> {
   try {
     await wait;
   } catch (error) {
     const status = await panel.locator('.connection-status').first().getAttribute('class').catch(() => null);
     const thread = await panel.locator('#thread').innerText().catch(() => '(thread not readable)');
+    const changes = await panel.locator('#changes-bar').innerText().catch(() => '(not readable)');
+    const notifications = await page.locator('.notifications-toasts').innerText().catch(() => '');
     await screenshot(page, 'e2e-failure').catch(() => undefined);
-    throw new Error(`${what}: ${(error as Error).message}\nstatus: ${status}\nthread (last 1500 characters):\n${thread.slice(-1500)}`, { cause: error });
+    throw new Error(`${what}: ${(error as Error).message}\nstatus: ${status}\nchanges bar: ${changes}\nnotifications: ${notifications}\nthread (last 1500 characters):\n${thread.slice(-1500)}`, { cause: error });
   }
 }
 
@@ -365,12 +367,7 @@ describe('Tandem panel in code-server', () => {
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
     // The review lets go of the change too (the bar stays, offering "Undo last undo").
-    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
-      await screenshot(page, 'e2e-undo-all-after-reload-failed');
-      const bar = await panel.locator('#changes-bar').innerText().catch(() => '(bar not readable)');
-      const toasts = await page.locator('.notifications-toasts').innerText().catch(() => '');
-      throw new Error(`after Undo all the bar showed: ${bar}\nnotifications: ${toasts}`, { cause: error });
-    });
+    await explainTimeout(panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 }), 'after Undo all the review still held a change');
     await runCommand(page, 'Close All Editors');
 
     // The undo is news for the conversation whose agent made the change, which the reload kept, and for no

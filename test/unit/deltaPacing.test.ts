@@ -6,6 +6,7 @@ import { parseWebviewMessage, type HostToWebview } from '../../src/contract/mess
 import type { ThreadDelta } from '../../src/contract/viewModel';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
 import { allowedInReplay } from '../../src/panel/replayTab';
+import { batchIntervalFor, FLOOD_FULL_AT_CHARS_PER_SECOND, FLOOD_INTERVAL_MS, FLOOD_STARTS_AT_CHARS_PER_SECOND } from '../../src/panel/streamPace';
 import { scriptedPresenter } from '../support/sessionBuilders';
 
 const INTERVAL = 16;
@@ -115,6 +116,88 @@ describe('delta batches paced by the webview', () => {
     batcher.push(append('c'));
     t.mock.timers.tick(INTERVAL);
     assert.deepEqual(sent, [[append('a')], [append('c')]]);
+  });
+});
+
+/**
+ * A batcher on mocked timers with a webview that acknowledges every batch at once. Time moves a
+ * millisecond at a time (the mocked clock reads the end of a longer tick inside its timers).
+ */
+function fastWebview(t: TestContext) {
+  const { batcher, sent } = pacedBatcher(t);
+  const sentAt: number[] = [];
+  let now = 0;
+  const advance = (ms: number) => {
+    for (let step = 0; step < ms; step++) {
+      const before = sent.length;
+      t.mock.timers.tick(1);
+      now++;
+      for (let index = before; index < sent.length; index++) {
+        sentAt.push(now);
+        batcher.acknowledge(1);
+      }
+    }
+  };
+  /** `perMs` appends of `chunk` characters of `text` each millisecond, until it is all pushed. */
+  const stream = (text: string, chunk: number, perMs: number) => {
+    for (let offset = 0; offset < text.length; offset += chunk * perMs) {
+      for (let index = 0; index < perMs && offset + index * chunk < text.length; index++) {
+        batcher.push(append(text.slice(offset + index * chunk, offset + (index + 1) * chunk)));
+      }
+      advance(1);
+    }
+  };
+  const delivered = () => sent.flat().map((delta) => (delta.type === 'textAppended' ? delta.text : '')).join('');
+  return { batcher, sent, sentAt, advance, stream, delivered };
+}
+
+const gaps = (times: number[]) => times.slice(1).map((time, index) => time - (times[index] as number));
+const numbered = (count: number) => Array.from({ length: count }, (_, index) => `${String(index).padStart(11, '0')} `).join('');
+
+describe('delta batches follow the pace of the text', () => {
+  test('the wait grows from a frame interval, past the pace of the fastest models, to FLOOD_INTERVAL_MS in a flood, never down', () => {
+    assert.equal(batchIntervalFor(0, INTERVAL), INTERVAL);
+    assert.equal(batchIntervalFor(FLOOD_STARTS_AT_CHARS_PER_SECOND, INTERVAL), INTERVAL);
+    assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND, INTERVAL), FLOOD_INTERVAL_MS);
+    assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND * 10, INTERVAL), FLOOD_INTERVAL_MS);
+    const waits = [8_000, 20_000, 40_000, 60_000, 80_000, 100_000].map((pace) => batchIntervalFor(pace, INTERVAL));
+    assert.deepEqual(waits, [...waits].sort((a, b) => a - b), `${waits.join(', ')}`);
+    assert.ok(waits[2] as number > INTERVAL && (waits[2] as number) < FLOOD_INTERVAL_MS, `${waits.join(', ')}`);
+  });
+
+  test('text at 12,000 characters a second, faster than the fastest hosted models write, goes out every frame interval', (t) => {
+    const webview = fastWebview(t);
+    const text = numbered(400);
+    webview.stream(text, 12, 1);
+    webview.advance(INTERVAL);
+    assert.equal(webview.delivered(), text);
+    assert.ok(webview.sentAt.length >= 400 / (INTERVAL + 1), `${webview.sentAt.length} batches over 400 ms`);
+    assert.ok(Math.max(...gaps(webview.sentAt)) <= INTERVAL + 1, `gaps ${gaps(webview.sentAt).join(', ')}`);
+  });
+
+  test('a flood (120,000 characters a second) goes out a few times a second, all of it, in order; the end still goes at once', (t) => {
+    const webview = fastWebview(t);
+    const text = numbered(20_000);
+    webview.stream(text, 12, 10);
+    webview.batcher.push(append('the end'));
+    webview.batcher.flush();
+    assert.equal(webview.delivered(), `${text}the end`, 'nothing dropped, nothing reordered');
+    const between = gaps(webview.sentAt);
+    assert.ok(webview.sentAt.length <= 4 + 2_000 / FLOOD_INTERVAL_MS, `${webview.sentAt.length} batches over 2 s: gaps ${between.join(', ')}`);
+    assert.ok(between.slice(2).every((gap) => gap >= FLOOD_INTERVAL_MS - 1 && gap <= FLOOD_INTERVAL_MS + 1), `gaps ${between.join(', ')}`);
+  });
+
+  test('after a flood and a quiet spell, the next answer\'s first words go out at once and it streams every frame interval again', (t) => {
+    const webview = fastWebview(t);
+    webview.stream(numbered(10_000), 12, 10);
+    webview.advance(FLOOD_INTERVAL_MS * 2);
+    const afterFlood = webview.sent.length;
+    webview.batcher.push(append('Next'));
+    webview.advance(1);
+    assert.deepEqual(webview.sent.slice(afterFlood), [[append('Next')]], 'the first words did not wait for the flood\'s interval');
+    const text = numbered(100);
+    webview.stream(text, 12, 1);
+    assert.ok(webview.sent.length - afterFlood >= 100 / (INTERVAL + 1), `${webview.sent.length - afterFlood} batches over 100 ms at 12,000 characters a second`);
   });
 });
 

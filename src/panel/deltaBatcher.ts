@@ -1,6 +1,6 @@
 import type { ThreadDelta } from '../contract/viewModel';
 import { CoalescedTask } from '../util/coalescedTask';
-import { batchIntervalFor } from './streamPace';
+import { StreamPace } from './streamPace';
 
 /**
  * Collects thread deltas and hands them over in one batch per interval (the first after a quiet
@@ -19,8 +19,9 @@ export class DeltaBatcher {
   /** Batches sent and not yet acknowledged; a flush can send while one is out, so this can pass 1. */
   private unacknowledged = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
-  /** The wait between batches, from the pace of the text in the last one. */
+  /** The wait between batches, from the pace of the text. */
   private interval: number;
+  private readonly pace: StreamPace;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -29,6 +30,7 @@ export class DeltaBatcher {
     private readonly ackTimeoutMs = 250,
   ) {
     this.interval = intervalMs;
+    this.pace = new StreamPace(intervalMs);
     this.delivery = new CoalescedTask(intervalMs, () => this.deliver());
   }
 
@@ -101,11 +103,8 @@ export class DeltaBatcher {
     const batch = this.pending;
     this.pending = [];
     this.unacknowledged++;
-    const now = Date.now();
-    // The pace over the time this batch's text had to gather; after a quiet spell it reads as slow.
-    const gathered = Math.max(this.intervalMs, now - this.lastSentAt);
-    this.interval = batchIntervalFor((textLength(batch) * 1000) / gathered, this.intervalMs);
-    this.lastSentAt = now;
+    this.lastSentAt = Date.now();
+    this.interval = this.pace.sent(textLength(batch), this.lastSentAt);
     this.stopAckTimer();
     this.ackTimer = setTimeout(() => {
       this.ackTimer = null;

@@ -6,7 +6,7 @@ import { parseWebviewMessage, type HostToWebview } from '../../src/contract/mess
 import type { ThreadDelta } from '../../src/contract/viewModel';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
 import { allowedInReplay } from '../../src/panel/replayTab';
-import { batchIntervalFor, FLOOD_FULL_AT_CHARS_PER_SECOND, FLOOD_INTERVAL_MS, FLOOD_STARTS_AT_CHARS_PER_SECOND } from '../../src/panel/streamPace';
+import { batchIntervalFor, FLOOD_FULL_AT_CHARS_PER_SECOND, FLOOD_INTERVAL_MS, FLOOD_STARTS_AT_CHARS_PER_SECOND, PACE_WINDOW_MS } from '../../src/panel/streamPace';
 import { scriptedPresenter } from '../support/sessionBuilders';
 
 const INTERVAL = 16;
@@ -160,44 +160,54 @@ describe('delta batches follow the pace of the text', () => {
     assert.equal(batchIntervalFor(FLOOD_STARTS_AT_CHARS_PER_SECOND, INTERVAL), INTERVAL);
     assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND, INTERVAL), FLOOD_INTERVAL_MS);
     assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND * 10, INTERVAL), FLOOD_INTERVAL_MS);
-    const waits = [8_000, 20_000, 40_000, 60_000, 80_000, 100_000].map((pace) => batchIntervalFor(pace, INTERVAL));
+    const waits = [8_000, 60_000, 100_000, 120_000, 140_000, 200_000].map((pace) => batchIntervalFor(pace, INTERVAL));
     assert.deepEqual(waits, [...waits].sort((a, b) => a - b), `${waits.join(', ')}`);
     assert.ok(waits[2] as number > INTERVAL && (waits[2] as number) < FLOOD_INTERVAL_MS, `${waits.join(', ')}`);
   });
 
-  test('text at 12,000 characters a second, faster than the fastest hosted models write, goes out every frame interval', (t) => {
+  test('text at 60,000 characters a second, several times what the fastest hosted models write, goes out every frame interval', (t) => {
     const webview = fastWebview(t);
-    const text = numbered(400);
-    webview.stream(text, 12, 1);
+    const text = numbered(2_000);
+    webview.stream(text, 12, 5);
     webview.advance(INTERVAL);
     assert.equal(webview.delivered(), text);
     assert.ok(webview.sentAt.length >= 400 / (INTERVAL + 1), `${webview.sentAt.length} batches over 400 ms`);
     assert.ok(Math.max(...gaps(webview.sentAt)) <= INTERVAL + 1, `gaps ${gaps(webview.sentAt).join(', ')}`);
   });
 
-  test('a flood (120,000 characters a second) goes out a few times a second, all of it, in order; the end still goes at once', (t) => {
+  test('a flood (144,000 characters a second) goes out a few times a second, all of it, in order; the end still goes at once', (t) => {
     const webview = fastWebview(t);
-    const text = numbered(20_000);
-    webview.stream(text, 12, 10);
+    const text = numbered(24_000);
+    webview.stream(text, 12, 12);
     webview.batcher.push(append('the end'));
     webview.batcher.flush();
     assert.equal(webview.delivered(), `${text}the end`, 'nothing dropped, nothing reordered');
     const between = gaps(webview.sentAt);
-    assert.ok(webview.sentAt.length <= 4 + 2_000 / FLOOD_INTERVAL_MS, `${webview.sentAt.length} batches over 2 s: gaps ${between.join(', ')}`);
-    assert.ok(between.slice(2).every((gap) => gap >= FLOOD_INTERVAL_MS - 1 && gap <= FLOOD_INTERVAL_MS + 1), `gaps ${between.join(', ')}`);
+    const firstWindow = Math.ceil(PACE_WINDOW_MS / INTERVAL);
+    assert.ok(webview.sentAt.length <= firstWindow + 2 + 2_000 / FLOOD_INTERVAL_MS, `${webview.sentAt.length} batches over 2 s: gaps ${between.join(', ')}`);
+    assert.ok(between.slice(firstWindow + 1).every((gap) => gap >= FLOOD_INTERVAL_MS - 1 && gap <= FLOOD_INTERVAL_MS + 1), `gaps ${between.join(', ')}`);
+  });
+
+  test('a burst at a model\'s pace (a stall, then its backlog at once) is not a flood: batches stay a frame interval apart', (t) => {
+    const webview = fastWebview(t);
+    webview.stream(numbered(1_500), 12, 5);
+    webview.advance(150);
+    for (let index = 0; index < 750; index++) webview.batcher.push(append('x'.repeat(12)));
+    webview.stream(numbered(1_500), 12, 5);
+    const between = gaps(webview.sentAt).filter((gap) => gap < 100);
+    assert.ok(between.length > 20 && between.every((gap) => gap <= INTERVAL + 1), `gaps ${gaps(webview.sentAt).join(', ')}`);
   });
 
   test('after a flood and a quiet spell, the next answer\'s first words go out at once and it streams every frame interval again', (t) => {
     const webview = fastWebview(t);
-    webview.stream(numbered(10_000), 12, 10);
+    webview.stream(numbered(12_000), 12, 12);
     webview.advance(FLOOD_INTERVAL_MS * 2);
     const afterFlood = webview.sent.length;
     webview.batcher.push(append('Next'));
     webview.advance(1);
     assert.deepEqual(webview.sent.slice(afterFlood), [[append('Next')]], 'the first words did not wait for the flood\'s interval');
-    const text = numbered(100);
-    webview.stream(text, 12, 1);
-    assert.ok(webview.sent.length - afterFlood >= 100 / (INTERVAL + 1), `${webview.sent.length - afterFlood} batches over 100 ms at 12,000 characters a second`);
+    webview.stream(numbered(500), 12, 5);
+    assert.ok(webview.sent.length - afterFlood >= 100 / (INTERVAL + 1), `${webview.sent.length - afterFlood} batches over 100 ms at 60,000 characters a second`);
   });
 });
 

@@ -45,6 +45,11 @@ export class DeltaBatcher {
     } else {
       this.pending.push(delta.type === 'textAppended' ? { ...delta } : delta);
     }
+    // A card, a permission, a status is not text to skim: a flood's interval does not hold it back.
+    if (delta.type !== 'textAppended' && this.interval > this.intervalMs) {
+      this.interval = this.intervalMs;
+      this.delivery.cancel();
+    }
     // After a quiet interval the first delta (an answer's first words) goes out in the next task,
     // with whatever the same read of the agent's output brings, not an interval later.
     this.delivery.schedule(this.quiet() ? 0 : this.untilDue());

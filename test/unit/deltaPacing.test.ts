@@ -148,7 +148,7 @@ function fastWebview(t: TestContext) {
     }
   };
   const delivered = () => sent.flat().map((delta) => (delta.type === 'textAppended' ? delta.text : '')).join('');
-  return { batcher, sent, sentAt, advance, stream, delivered };
+  return { batcher, sent, sentAt, advance, stream, delivered, now: () => now };
 }
 
 const gaps = (times: number[]) => times.slice(1).map((time, index) => time - (times[index] as number));
@@ -186,6 +186,33 @@ describe('delta batches follow the pace of the text', () => {
     const firstWindow = Math.ceil(PACE_WINDOW_MS / INTERVAL);
     assert.ok(webview.sentAt.length <= firstWindow + 2 + 2_000 / FLOOD_INTERVAL_MS, `${webview.sentAt.length} batches over 2 s: gaps ${between.join(', ')}`);
     assert.ok(between.slice(firstWindow + 1).every((gap) => gap >= FLOOD_INTERVAL_MS - 1 && gap <= FLOOD_INTERVAL_MS + 1), `gaps ${between.join(', ')}`);
+  });
+
+  test('in a flood, a tool call asking permission goes out a frame interval after the last batch, and the flood\'s pace resumes after it', (t) => {
+    const webview = fastWebview(t);
+    webview.stream(numbered(4_000), 12, 12);
+    const before = webview.sent.length;
+    const asking: ThreadDelta = {
+      type: 'entryAdded',
+      entry: {
+        kind: 'toolCall', id: 'card',
+        tool: { toolCallId: 't1', title: 'Edit a.ts', toolKind: 'edit', status: 'pending', content: [], locations: [], rawInput: null, rawOutput: null,
+          permission: { requestId: 'r1', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } },
+      },
+    };
+    const lastSentAt = webview.sentAt.at(-1) as number;
+    const pushedAt = webview.now();
+    assert.ok(pushedAt - lastSentAt < FLOOD_INTERVAL_MS - INTERVAL, 'the flood\'s next batch is still far off');
+    webview.batcher.push(asking);
+    webview.advance(INTERVAL + 1);
+    const carried = webview.sent.slice(before).findIndex((batch) => batch.includes(asking));
+    assert.ok(carried >= 0, 'the card went out');
+    const sentAt = webview.sentAt[before + carried] as number;
+    assert.ok(sentAt <= Math.max(pushedAt, lastSentAt + INTERVAL) + 1, `pushed at ${pushedAt}, sent at ${sentAt}, the batch before at ${lastSentAt}`);
+    const resumed = webview.sent.length;
+    webview.stream(numbered(12_000), 12, 12);
+    const later = gaps(webview.sentAt.slice(resumed));
+    assert.ok(later.slice(-3).every((gap) => gap >= FLOOD_INTERVAL_MS - INTERVAL - 1), `gaps after it ${later.join(', ')}`);
   });
 
   test('a burst at a model\'s pace (a stall, then its backlog at once) is not a flood: batches stay a frame interval apart', (t) => {

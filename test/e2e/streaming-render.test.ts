@@ -65,4 +65,56 @@ describe('streaming a flood into the panel', () => {
     assert.ok(blocks < 30, `about 65 KB in blocks of about 8 KB, not one per frame: ${blocks} blocks`);
     assert.deepEqual(harness.pageErrors, []);
   });
+  test('a flood in the host\'s flood batches (four a second) is followed to its last line, which stays in view once the text has settled', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const marker = 'END-OF-BIG-BATCHES';
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'flood', text: '' } }] });
+    const text = `${answer('').repeat(3)}${marker}`;
+    for (let offset = 0; offset < text.length; offset += 32_000) {
+      await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(offset, offset + 32_000) }] });
+      await harness.page.waitForTimeout(250);
+    }
+    const last = harness.page.locator('[data-entry-id="flood"] p', { hasText: marker });
+    await last.waitFor({ timeout: 10_000 });
+    const inView = () => harness.page.evaluate(`(() => {
+      const thread = document.querySelector('#thread');
+      const paragraph = [...document.querySelectorAll('[data-entry-id="flood"] p')].at(-1);
+      const box = paragraph.getBoundingClientRect();
+      const view = thread.getBoundingClientRect();
+      return { visible: box.bottom <= view.bottom + 1 && box.top >= view.top - 1, fromEnd: thread.scrollHeight - thread.scrollTop - thread.clientHeight, text: paragraph.textContent };
+    })()`) as Promise<{ visible: boolean; fromEnd: number; text: string }>;
+    await harness.page.waitForTimeout(100);
+    assert.deepEqual(await inView(), { visible: true, fromEnd: 0, text: marker }, 'the last line is in view when it is drawn');
+    await harness.page.waitForTimeout(1_000);
+    assert.deepEqual(await inView(), { visible: true, fromEnd: 0, text: marker }, 'and still in view once the blocks above have been laid out');
+    assert.deepEqual(harness.pageErrors, []);
+  });
+  test('a reader who scrolled up during a flood is left where they are while the rest arrives and settles', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
+    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'flood', text: '' } }] });
+    const text = answer('').repeat(3);
+    const half = Math.floor(text.length / 2);
+    for (let offset = 0; offset < half; offset += 32_000) {
+      await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(offset, Math.min(half, offset + 32_000)) }] });
+      await harness.page.waitForTimeout(250);
+    }
+    const thread = harness.page.locator('#thread');
+    await thread.hover();
+    await harness.page.mouse.wheel(0, -3_000);
+    await harness.page.waitForTimeout(300);
+    const scrollTop = () => thread.evaluate((element) => element.scrollTop);
+    const readerAt = await scrollTop();
+    for (let offset = half; offset < text.length; offset += 32_000) {
+      await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(offset, offset + 32_000) }] });
+      await harness.page.waitForTimeout(250);
+    }
+    await harness.page.waitForTimeout(1_000);
+    assert.ok(Math.abs((await scrollTop()) - readerAt) <= 2, `the reader was at ${readerAt}, the view is at ${await scrollTop()}`);
+    const lastTop = await harness.page.locator('[data-entry-id="flood"] p').last().evaluate((paragraph) => paragraph.getBoundingClientRect().top);
+    const viewBottom = await thread.evaluate((element) => element.getBoundingClientRect().bottom);
+    assert.ok(lastTop > viewBottom, `the last paragraph (top ${lastTop}) is below the view (bottom ${viewBottom})`);
+    assert.deepEqual(harness.pageErrors, []);
+  });
 });

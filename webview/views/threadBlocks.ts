@@ -19,7 +19,8 @@ export class ThreadBlocks {
   /** The newest blocks, still drawn: the last one takes new rows. */
   private drawn: HTMLElement[] = [];
 
-  constructor(private readonly container: HTMLElement) {}
+  /** `added`: told of each new block (the view watches their sizes). */
+  constructor(private readonly container: HTMLElement, private readonly added: (block: HTMLElement) => void = () => undefined) {}
 
   /** Where a new row goes: the last block, or a new one once it is full (a read joining the group the block ends with stays in it). */
   blockFor(entry: ThreadEntry): HTMLElement {
@@ -27,6 +28,7 @@ export class ThreadBlocks {
     if (last && (last.childElementCount < ROWS_PER_BLOCK || joinsGroup(last, entry))) return last;
     const block = el('div', { class: 'thread-block' });
     this.container.append(block);
+    this.added(block);
     this.drawn.push(block);
     if (this.drawn.length > 2) this.drawn.shift()?.classList.add('settled');
     return block;

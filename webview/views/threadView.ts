@@ -96,10 +96,17 @@ export class ThreadView {
   /** Thoughts drawn open; the next entry of another kind folds them (searching the whole thread for them per entry made long threads slow). */
   private readonly openThoughts = new Set<HTMLDetailsElement>();
   private readonly blocks: ThreadBlocks;
+  private readonly blockSizes: ResizeObserver;
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
-    this.blocks = new ThreadBlocks(container);
+    // Following the end, the view stays at the end whenever the thread's height changes, also
+    // after the frame that scrolled there: Chromium sizes a block of text that scrolled into view
+    // (content-visibility) a frame later, and the end moved away from a view that did not follow.
+    this.blockSizes = new ResizeObserver(() => {
+      if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
+    });
+    this.blocks = new ThreadBlocks(container, (block) => this.blockSizes.observe(block));
     this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
     container.addEventListener('scroll', () => {
       // While new content waits for the next frame's scroll to the end, a scroll event says nothing
@@ -202,6 +209,7 @@ export class ThreadView {
     this.dirty.clear();
     this.openThoughts.clear();
     this.blocks.clear();
+    this.blockSizes.disconnect();
     this.emptyState = null;
     this.container.replaceChildren();
     this.followBottom = true;

@@ -11,10 +11,17 @@ const COMMIT_BUDGET_MS = 10;
 
 /**
  * Committed slices go into one block until it holds about this much text: the browser checks
- * every block's visibility each frame (content-visibility: auto), so a long answer is a few dozen
- * blocks, not one per frame.
+ * every settled block's visibility each frame (content-visibility: auto), so a long answer is a
+ * few dozen blocks, not one per frame.
  */
 const BLOCK_CHARS = 8 * 1024;
+
+/**
+ * The newest blocks stay laid out in full; older ones settle (media/panel.css: drawn only in
+ * view, their height remembered). A block that settled the moment it came would be sized a frame
+ * after the frame that drew the end of the answer, moving the end away from a view that follows it.
+ */
+const UNSETTLED_BLOCKS = 2;
 
 /**
  * Renders a growing markdown text without re-rendering what is already settled. Text up to
@@ -29,6 +36,8 @@ export class StreamingMarkdown {
   private shownTail = '';
   private block: HTMLElement | null = null;
   private blockChars = 0;
+  /** The newest blocks, not settled yet, oldest first. */
+  private readonly unsettled: HTMLElement[] = [];
   private dirty = false;
 
   constructor(private readonly container: HTMLElement) {
@@ -70,6 +79,8 @@ export class StreamingMarkdown {
       this.block.className = 'md-block';
       this.blockChars = 0;
       this.container.insertBefore(this.block, this.tail);
+      this.unsettled.push(this.block);
+      if (this.unsettled.length > UNSETTLED_BLOCKS) this.unsettled.shift()?.classList.add('settled');
     }
     this.block.append(renderMarkdown(text));
     this.blockChars += text.length;

@@ -82,3 +82,21 @@ export function lastMessageEndsWith(marker: string): boolean {
   const end = tail ? `${tail.previousElementSibling?.textContent ?? ''}${tail.textContent ?? ''}` : (last?.textContent ?? '');
   return end.includes(marker);
 }
+
+/**
+ * Whether the newest message's line holding `marker` is inside the thread's visible area: the
+ * panel followed the answer to its end. A turn timed to the last line in the DOM counts only if
+ * the reader also sees it; a view left behind draws nothing new and would flatter the figure.
+ */
+export function lastLineInView(marker: string): boolean {
+  const thread = document.querySelector('#thread');
+  const messages = document.querySelectorAll('.agent-message');
+  const last = messages[messages.length - 1];
+  if (!thread || !last) return false;
+  const lines = [...last.querySelectorAll('p, li, pre, h1, h2, h3, h4')].filter((element) => (element.textContent ?? '').includes(marker));
+  const line = lines[lines.length - 1];
+  if (!line) return false;
+  const box = line.getBoundingClientRect();
+  const view = thread.getBoundingClientRect();
+  return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+}

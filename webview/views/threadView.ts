@@ -96,17 +96,18 @@ export class ThreadView {
   /** Thoughts drawn open; the next entry of another kind folds them (searching the whole thread for them per entry made long threads slow). */
   private readonly openThoughts = new Set<HTMLDetailsElement>();
   private readonly blocks: ThreadBlocks;
-  private readonly blockSizes: ResizeObserver;
+  private readonly sizes: ResizeObserver;
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
-    // Following the end, the view stays at the end whenever the thread's height changes, also
-    // after the frame that scrolled there: Chromium sizes a block of text that scrolled into view
-    // (content-visibility) a frame later, and the end moved away from a view that did not follow.
-    this.blockSizes = new ResizeObserver(() => {
+    // Following the end, the view stays at the end whenever the thread or its view changes height,
+    // also after the frame that scrolled there: a block can be sized a frame later, and the
+    // composer grows when a turn ends (its usage shows), taking the last line out of view.
+    this.sizes = new ResizeObserver(() => {
       if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
     });
-    this.blocks = new ThreadBlocks(container, (block) => this.blockSizes.observe(block));
+    this.sizes.observe(container);
+    this.blocks = new ThreadBlocks(container, (block) => this.sizes.observe(block));
     this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
     container.addEventListener('scroll', () => {
       // While new content waits for the next frame's scroll to the end, a scroll event says nothing
@@ -209,7 +210,8 @@ export class ThreadView {
     this.dirty.clear();
     this.openThoughts.clear();
     this.blocks.clear();
-    this.blockSizes.disconnect();
+    this.sizes.disconnect();
+    this.sizes.observe(this.container);
     this.emptyState = null;
     this.container.replaceChildren();
     this.followBottom = true;

@@ -1,12 +1,10 @@
 import type { ThreadDelta } from '../contract/viewModel';
 import { CoalescedTask } from '../util/coalescedTask';
-import { StreamPace } from './streamPace';
 
 /**
- * Collects thread deltas and hands them over in one batch per interval (the first after a quiet
- * interval in the next task). The interval is a frame's while text arrives at a pace anyone
- * reads, and grows with the pace in a flood (see streamPace.ts). Consecutive appends to one
- * entry merge into one, so a 17,000-chunk answer costs a few dozen messages.
+ * Collects thread deltas and hands them over in one batch per frame interval (the first after a
+ * quiet interval in the next task). Consecutive appends to one entry merge into one, so a
+ * 17,000-chunk answer costs a few hundred messages.
  *
  * At most one batch is in flight: receiving a batch costs the browser's main thread (shared
  * with the workbench) a few milliseconds, so while the webview has not acknowledged the last
@@ -19,9 +17,6 @@ export class DeltaBatcher {
   /** Batches sent and not yet acknowledged; a flush can send while one is out, so this can pass 1. */
   private unacknowledged = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
-  /** The wait between batches, from the pace of the text. */
-  private interval: number;
-  private readonly pace: StreamPace;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -29,8 +24,6 @@ export class DeltaBatcher {
     private readonly intervalMs = 16,
     private readonly ackTimeoutMs = 250,
   ) {
-    this.interval = intervalMs;
-    this.pace = new StreamPace(intervalMs);
     this.delivery = new CoalescedTask(intervalMs, () => this.deliver());
   }
 
@@ -45,14 +38,9 @@ export class DeltaBatcher {
     } else {
       this.pending.push(delta.type === 'textAppended' ? { ...delta } : delta);
     }
-    // A card, a permission, a status is not text to skim: a flood's interval does not hold it back.
-    if (delta.type !== 'textAppended' && this.interval > this.intervalMs) {
-      this.interval = this.intervalMs;
-      this.delivery.cancel();
-    }
     // After a quiet interval the first delta (an answer's first words) goes out in the next task,
     // with whatever the same read of the agent's output brings, not an interval later.
-    this.delivery.schedule(this.quiet() ? 0 : this.untilDue());
+    this.delivery.schedule(this.quiet() ? 0 : this.intervalMs);
   }
 
   /** Hands over what is pending now, in flight or not: what follows must not overtake it. */
@@ -82,12 +70,7 @@ export class DeltaBatcher {
 
   /** Nothing in flight, and nothing sent for an interval. */
   private quiet(): boolean {
-    return this.unacknowledged === 0 && this.untilDue() === 0;
-  }
-
-  /** Milliseconds until an interval has passed since the last batch went out. */
-  private untilDue(): number {
-    return Math.max(0, this.interval - (Date.now() - this.lastSentAt));
+    return this.unacknowledged === 0 && Date.now() - this.lastSentAt >= this.intervalMs;
   }
 
   /** The interval ended: send, unless a batch is still in flight (its ack or timeout sends). */
@@ -98,9 +81,8 @@ export class DeltaBatcher {
   private release(): void {
     this.stopAckTimer();
     if (this.pending.length === 0 || this.delivery.pending) return;
-    const wait = this.untilDue();
-    if (wait === 0) this.send();
-    else this.delivery.schedule(wait);
+    if (Date.now() - this.lastSentAt >= this.intervalMs) this.send();
+    else this.delivery.schedule();
   }
 
   private send(): void {
@@ -109,7 +91,6 @@ export class DeltaBatcher {
     this.pending = [];
     this.unacknowledged++;
     this.lastSentAt = Date.now();
-    this.interval = this.pace.sent(textLength(batch), this.lastSentAt);
     this.stopAckTimer();
     this.ackTimer = setTimeout(() => {
       this.ackTimer = null;
@@ -124,10 +105,4 @@ export class DeltaBatcher {
     clearTimeout(this.ackTimer);
     this.ackTimer = null;
   }
-}
-
-function textLength(batch: ThreadDelta[]): number {
-  let length = 0;
-  for (const delta of batch) if (delta.type === 'textAppended') length += delta.text.length;
-  return length;
 }

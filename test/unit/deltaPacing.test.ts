@@ -6,7 +6,6 @@ import { parseWebviewMessage, type HostToWebview } from '../../src/contract/mess
 import type { ThreadDelta } from '../../src/contract/viewModel';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
 import { allowedInReplay } from '../../src/panel/replayTab';
-import { batchIntervalFor, FLOOD_FULL_AT_CHARS_PER_SECOND, FLOOD_INTERVAL_MS, FLOOD_STARTS_AT_CHARS_PER_SECOND, PACE_WINDOW_MS } from '../../src/panel/streamPace';
 import { scriptedPresenter } from '../support/sessionBuilders';
 
 const INTERVAL = 16;
@@ -116,125 +115,6 @@ describe('delta batches paced by the webview', () => {
     batcher.push(append('c'));
     t.mock.timers.tick(INTERVAL);
     assert.deepEqual(sent, [[append('a')], [append('c')]]);
-  });
-});
-
-/**
- * A batcher on mocked timers with a webview that acknowledges every batch at once. Time moves a
- * millisecond at a time (the mocked clock reads the end of a longer tick inside its timers).
- */
-function fastWebview(t: TestContext) {
-  const { batcher, sent } = pacedBatcher(t);
-  const sentAt: number[] = [];
-  let now = 0;
-  const advance = (ms: number) => {
-    for (let step = 0; step < ms; step++) {
-      const before = sent.length;
-      t.mock.timers.tick(1);
-      now++;
-      for (let index = before; index < sent.length; index++) {
-        sentAt.push(now);
-        batcher.acknowledge(1);
-      }
-    }
-  };
-  /** `perMs` appends of `chunk` characters of `text` each millisecond, until it is all pushed. */
-  const stream = (text: string, chunk: number, perMs: number) => {
-    for (let offset = 0; offset < text.length; offset += chunk * perMs) {
-      for (let index = 0; index < perMs && offset + index * chunk < text.length; index++) {
-        batcher.push(append(text.slice(offset + index * chunk, offset + (index + 1) * chunk)));
-      }
-      advance(1);
-    }
-  };
-  const delivered = () => sent.flat().map((delta) => (delta.type === 'textAppended' ? delta.text : '')).join('');
-  return { batcher, sent, sentAt, advance, stream, delivered, now: () => now };
-}
-
-const gaps = (times: number[]) => times.slice(1).map((time, index) => time - (times[index] as number));
-const numbered = (count: number) => Array.from({ length: count }, (_, index) => `${String(index).padStart(11, '0')} `).join('');
-
-describe('delta batches follow the pace of the text', () => {
-  test('the wait grows from a frame interval, past the pace of the fastest models, to FLOOD_INTERVAL_MS in a flood, never down', () => {
-    assert.equal(batchIntervalFor(0, INTERVAL), INTERVAL);
-    assert.equal(batchIntervalFor(FLOOD_STARTS_AT_CHARS_PER_SECOND, INTERVAL), INTERVAL);
-    assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND, INTERVAL), FLOOD_INTERVAL_MS);
-    assert.equal(batchIntervalFor(FLOOD_FULL_AT_CHARS_PER_SECOND * 10, INTERVAL), FLOOD_INTERVAL_MS);
-    const waits = [8_000, 60_000, 100_000, 120_000, 140_000, 200_000].map((pace) => batchIntervalFor(pace, INTERVAL));
-    assert.deepEqual(waits, [...waits].sort((a, b) => a - b), `${waits.join(', ')}`);
-    assert.ok(waits[2] as number > INTERVAL && (waits[2] as number) < FLOOD_INTERVAL_MS, `${waits.join(', ')}`);
-  });
-
-  test('text at 60,000 characters a second, several times what the fastest hosted models write, goes out every frame interval', (t) => {
-    const webview = fastWebview(t);
-    const text = numbered(2_000);
-    webview.stream(text, 12, 5);
-    webview.advance(INTERVAL);
-    assert.equal(webview.delivered(), text);
-    assert.ok(webview.sentAt.length >= 400 / (INTERVAL + 1), `${webview.sentAt.length} batches over 400 ms`);
-    assert.ok(Math.max(...gaps(webview.sentAt)) <= INTERVAL + 1, `gaps ${gaps(webview.sentAt).join(', ')}`);
-  });
-
-  test('a flood (144,000 characters a second) goes out a few times a second, all of it, in order; the end still goes at once', (t) => {
-    const webview = fastWebview(t);
-    const text = numbered(24_000);
-    webview.stream(text, 12, 12);
-    webview.batcher.push(append('the end'));
-    webview.batcher.flush();
-    assert.equal(webview.delivered(), `${text}the end`, 'nothing dropped, nothing reordered');
-    const between = gaps(webview.sentAt);
-    const firstWindow = Math.ceil(PACE_WINDOW_MS / INTERVAL);
-    assert.ok(webview.sentAt.length <= firstWindow + 2 + 2_000 / FLOOD_INTERVAL_MS, `${webview.sentAt.length} batches over 2 s: gaps ${between.join(', ')}`);
-    assert.ok(between.slice(firstWindow + 1).every((gap) => gap >= FLOOD_INTERVAL_MS - 1 && gap <= FLOOD_INTERVAL_MS + 1), `gaps ${between.join(', ')}`);
-  });
-
-  test('in a flood, a tool call asking permission goes out a frame interval after the last batch, and the flood\'s pace resumes after it', (t) => {
-    const webview = fastWebview(t);
-    webview.stream(numbered(4_000), 12, 12);
-    const before = webview.sent.length;
-    const asking: ThreadDelta = {
-      type: 'entryAdded',
-      entry: {
-        kind: 'toolCall', id: 'card',
-        tool: { toolCallId: 't1', title: 'Edit a.ts', toolKind: 'edit', status: 'pending', content: [], locations: [], rawInput: null, rawOutput: null,
-          permission: { requestId: 'r1', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } },
-      },
-    };
-    const lastSentAt = webview.sentAt.at(-1) as number;
-    const pushedAt = webview.now();
-    assert.ok(pushedAt - lastSentAt < FLOOD_INTERVAL_MS - INTERVAL, 'the flood\'s next batch is still far off');
-    webview.batcher.push(asking);
-    webview.advance(INTERVAL + 1);
-    const carried = webview.sent.slice(before).findIndex((batch) => batch.includes(asking));
-    assert.ok(carried >= 0, 'the card went out');
-    const sentAt = webview.sentAt[before + carried] as number;
-    assert.ok(sentAt <= Math.max(pushedAt, lastSentAt + INTERVAL) + 1, `pushed at ${pushedAt}, sent at ${sentAt}, the batch before at ${lastSentAt}`);
-    const resumed = webview.sent.length;
-    webview.stream(numbered(12_000), 12, 12);
-    const later = gaps(webview.sentAt.slice(resumed));
-    assert.ok(later.slice(-3).every((gap) => gap >= FLOOD_INTERVAL_MS - INTERVAL - 1), `gaps after it ${later.join(', ')}`);
-  });
-
-  test('a burst at a model\'s pace (a stall, then its backlog at once) is not a flood: batches stay a frame interval apart', (t) => {
-    const webview = fastWebview(t);
-    webview.stream(numbered(1_500), 12, 5);
-    webview.advance(150);
-    for (let index = 0; index < 750; index++) webview.batcher.push(append('x'.repeat(12)));
-    webview.stream(numbered(1_500), 12, 5);
-    const between = gaps(webview.sentAt).filter((gap) => gap < 100);
-    assert.ok(between.length > 20 && between.every((gap) => gap <= INTERVAL + 1), `gaps ${gaps(webview.sentAt).join(', ')}`);
-  });
-
-  test('after a flood and a quiet spell, the next answer\'s first words go out at once and it streams every frame interval again', (t) => {
-    const webview = fastWebview(t);
-    webview.stream(numbered(12_000), 12, 12);
-    webview.advance(FLOOD_INTERVAL_MS * 2);
-    const afterFlood = webview.sent.length;
-    webview.batcher.push(append('Next'));
-    webview.advance(1);
-    assert.deepEqual(webview.sent.slice(afterFlood), [[append('Next')]], 'the first words did not wait for the flood\'s interval');
-    webview.stream(numbered(500), 12, 5);
-    assert.ok(webview.sent.length - afterFlood >= 100 / (INTERVAL + 1), `${webview.sent.length - afterFlood} batches over 100 ms at 60,000 characters a second`);
   });
 });
 

@@ -100,3 +100,13 @@ export function lastLineInView(marker: string): boolean {
   const view = thread.getBoundingClientRect();
   return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
 }
+
+/** How long after the last line reached the document it must be in view (the view follows in the frame that draws it). */
+const IN_VIEW_TIMEOUT_MS = 2_000;
+
+/** Fails the turn unless the answer's last line (holding `marker`) comes into view in `frame` soon after reaching its document. */
+export async function expectLastLineInView(frame: Pick<Frame, 'waitForFunction'>, marker: string): Promise<void> {
+  await frame.waitForFunction(lastLineInView, marker, { timeout: IN_VIEW_TIMEOUT_MS }).catch(() => {
+    throw new Error(`the answer's last line is in the panel's document but not in view ${IN_VIEW_TIMEOUT_MS} ms later: the panel did not follow it, and the time would flatter`);
+  });
+}

@@ -29,7 +29,7 @@ import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import type { WorkbenchBrowser } from '../test/support/workbench';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
-import { lastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { expectLastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { longFrameFigures, longFramesLine } from './longFrames';
 import { sumOfCpu, untilIdle, type IdleWait } from './processCpu';
 import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
@@ -93,9 +93,7 @@ async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, 
     // Checked every frame, so only the end of the newest message is read (the marker is its last line).
     await harness.page.waitForFunction(lastMessageEndsWith, END_MARKER, { polling: 'raf', timeout: 300_000 });
     const elapsed = performance.now() - started;
-    await harness.page.waitForFunction(lastLineInView, END_MARKER, { timeout: 2_000 }).catch(() => {
-      throw new Error('streaming bench: the answer\'s last line is on the page but not in view 2 s later: the panel did not follow it, and the time would flatter');
-    });
+    await expectLastLineInView(harness.page, END_MARKER);
     await turn;
     const probe = await stopFrameProbe(harness.page);
     const chunks = frames.frames().filter((frame) => frame.direction === 'in' && frame.text.includes('"agent_message_chunk"')).length;

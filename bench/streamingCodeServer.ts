@@ -13,15 +13,13 @@ import { openNewTab, pickAgent, pickedAgent, send, turnEnd } from '../test/suppo
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../test/support/tandemWorkbench';
 import { screenshot } from '../test/support/workbench';
-import { lastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
+import { expectLastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs, sumOfCpu } from './processCpu';
 import { afterStream, CHUNK, modelRequestAfter, type BeforePrompt, type Pace } from './rawAgent';
 
 const AGENT_ID = 'claude-code';
 const AGENT_LABEL = 'Claude Code';
 const TURN_TIMEOUT_MS = 300_000;
-/** How long after the last line reached the document it must be in view (the view follows in the frame that draws it). */
-const IN_VIEW_TIMEOUT_MS = 2_000;
 
 export interface CodeServerTurn {
   /** Enter pressed in the composer -> the answer's last line in the panel's document (webview clock). */
@@ -165,9 +163,7 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   // A function, not a string: the panel's CSP forbids eval, which a string predicate needs.
   await panel.waitForFunction(() => (window as unknown as { __turnProbe: { shownAt: number | null } }).__turnProbe.shownAt !== null, undefined, { timeout: TURN_TIMEOUT_MS, polling: 100 });
   const cpu = cpuSpent(cpuBefore, meters.read());
-  await panel.waitForFunction(lastLineInView, marker, { timeout: IN_VIEW_TIMEOUT_MS }).catch(() => {
-    throw new Error(`the answer's last line is in the panel's document but not in view ${IN_VIEW_TIMEOUT_MS} ms later: the panel did not follow it, and the time would flatter`);
-  });
+  await expectLastLineInView(panel, marker);
   const frames = options.probeFrames ? { webview: await stopFrameProbe(panel), workbench: await stopFrameProbe(page) } : null;
   const { enterAt, firstAt, shownAt, origin } = await panel.evaluate('({ ...window.__turnProbe, origin: performance.timeOrigin })') as { enterAt: number; firstAt: number; shownAt: number; origin: number };
   const stop = await turnEnd(panel, 1, TURN_TIMEOUT_MS);

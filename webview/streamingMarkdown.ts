@@ -1,5 +1,6 @@
 import { decorateCodeBlocks } from './codeCopy';
 import { renderMarkdown } from './markdown';
+import { keepNewestDrawn } from './settling';
 
 /**
  * Markdown committed per slice, and the time a frame may spend committing slices. A backlog (a
@@ -15,13 +16,6 @@ const COMMIT_BUDGET_MS = 10;
  * few dozen blocks, not one per frame.
  */
 const BLOCK_CHARS = 8 * 1024;
-
-/**
- * The newest blocks stay laid out in full; older ones settle (media/panel.css: drawn only in
- * view, their height remembered). A block that settled the moment it came would be sized a frame
- * after the frame that drew the end of the answer, moving the end away from a view that follows it.
- */
-const UNSETTLED_BLOCKS = 2;
 
 /**
  * Renders a growing markdown text without re-rendering what is already settled. Text up to
@@ -79,8 +73,7 @@ export class StreamingMarkdown {
       this.block.className = 'md-block';
       this.blockChars = 0;
       this.container.insertBefore(this.block, this.tail);
-      this.unsettled.push(this.block);
-      if (this.unsettled.length > UNSETTLED_BLOCKS) this.unsettled.shift()?.classList.add('settled');
+      keepNewestDrawn(this.unsettled, this.block);
     }
     this.block.append(renderMarkdown(text));
     this.blockChars += text.length;

@@ -1,5 +1,6 @@
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import { el } from '../dom';
+import { keepNewestDrawn } from '../settling';
 import { joinsGroup } from './toolGroups';
 
 /**
@@ -29,8 +30,7 @@ export class ThreadBlocks {
     const block = el('div', { class: 'thread-block' });
     this.container.append(block);
     this.added(block);
-    this.drawn.push(block);
-    if (this.drawn.length > 2) this.drawn.shift()?.classList.add('settled');
+    keepNewestDrawn(this.drawn, block);
     return block;
   }
 

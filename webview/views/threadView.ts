@@ -103,9 +103,7 @@ export class ThreadView {
     // Following the end, the view stays at the end whenever the thread or its view changes height,
     // also after the frame that scrolled there: a block can be sized a frame later, and the
     // composer grows when a turn ends (its usage shows), taking the last line out of view.
-    this.sizes = new ResizeObserver(() => {
-      if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
-    });
+    this.sizes = new ResizeObserver(() => this.keepAtEnd());
     this.sizes.observe(container);
     this.blocks = new ThreadBlocks(container, (block) => this.sizes.observe(block));
     this.preview = checkpointPost ? new CheckpointPreviewPanel(container, checkpointPost) : null;
@@ -302,11 +300,16 @@ export class ThreadView {
       this.rowsChanged = false;
       this.cadence.render(now, () => {
         const behind = this.drawText();
-        if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
+        this.keepAtEnd();
         return behind;
       });
       if (this.dirty.size > 0) this.scheduleFrame();
     });
+  }
+
+  /** While the view follows the thread's end, it is scrolled there. */
+  private keepAtEnd(): void {
+    if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
   }
 
   /** Draws the streamed text waiting to be drawn; true when a backlog is left for the next frame. */

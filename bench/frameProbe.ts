@@ -4,6 +4,7 @@
  * tasks. Evaluated through Playwright; nothing of it is in the shipped code.
  */
 import type { Frame, Page } from 'playwright-core';
+import { lastLineInView } from '../test/support/longAnswer';
 import { percentile } from './stats';
 
 export interface FrameGaps {
@@ -81,24 +82,6 @@ export function lastMessageEndsWith(marker: string): boolean {
   const tail = last?.querySelector('.md-tail');
   const end = tail ? `${tail.previousElementSibling?.textContent ?? ''}${tail.textContent ?? ''}` : (last?.textContent ?? '');
   return end.includes(marker);
-}
-
-/**
- * Whether the newest message's line holding `marker` is inside the thread's visible area: the
- * panel followed the answer to its end. A turn timed to the last line in the DOM counts only if
- * the reader also sees it; a view left behind draws nothing new and would flatter the figure.
- */
-export function lastLineInView(marker: string): boolean {
-  const thread = document.querySelector('#thread');
-  const messages = document.querySelectorAll('.agent-message');
-  const last = messages[messages.length - 1];
-  if (!thread || !last) return false;
-  const lines = [...last.querySelectorAll('p, li, pre, h1, h2, h3, h4')].filter((element) => (element.textContent ?? '').includes(marker));
-  const line = lines[lines.length - 1];
-  if (!line) return false;
-  const box = line.getBoundingClientRect();
-  const view = thread.getBoundingClientRect();
-  return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
 }
 
 /** How long after the last line reached the document it must be in view (the view follows in the frame that draws it). */

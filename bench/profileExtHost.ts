@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/code-server';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import { codeServerProcesses } from './processCpu';
-import { benchMarkdown } from './streaming';
+import { benchMarkdown, END_MARKER } from './streaming';
 import { openCodeServerStreaming } from './streamingCodeServer';
 import { CHUNK, openRawAgent, type Pace } from './rawAgent';
 import { count } from './report';
@@ -186,7 +186,6 @@ function printProfile(profile: CpuProfile, chunks: number): void {
 }
 
 const FLOOD: Pace = { key: 'flood', label: 'flood' };
-const END_MARKER = 'END-OF-STREAMING-BENCH';
 
 async function main(): Promise<void> {
   const text = benchMarkdown(option('chars', 50_000));

@@ -27,6 +27,7 @@ import { openPanel } from '../test/support/panelHarness';
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import type { WorkbenchBrowser } from '../test/support/workbench';
+import { longMarkdown } from '../test/support/longAnswer';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { expectLastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
@@ -44,20 +45,9 @@ const PACES: Pace[] = [
   { key: 'flood', label: 'flood: as fast as the server writes' },
 ];
 
-/** Markdown like a long real answer: headings, paragraphs, lists and fenced code, about `bytes` long. */
+/** The bench's answer: a long markdown text ending with END_MARKER. */
 export function benchMarkdown(bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const part = i % 5 === 4
-      ? `\`\`\`ts\nexport function step${i}(input: number): number {\n  return input * ${i} + ${i % 7};\n}\n\`\`\`\n\n`
-      : i % 5 === 2
-        ? `- item ${i}: **bold** and \`code\`\n- a [link](src/file${i}.ts#L${i}) and more text\n\n`
-        : `## Section ${i}\n\nThis paragraph ${i} explains a change in plain words, long enough to wrap across the panel's width twice over.\n\n`;
-    parts.push(part);
-    size += part.length;
-  }
-  return `${parts.join('')}${END_MARKER}\n`;
+  return longMarkdown(bytes, END_MARKER);
 }
 
 /** The harness's raw turn: an adapter of its own, as each harness panel turn starts one. */

@@ -1,0 +1,105 @@
+// A long answer from the real Claude adapter, in a real VS Code: code-server runs the packaged
+// .vsix, Chromium is the user, the adapter streams from a scripted model server on 127.0.0.1 in
+// 12-character deltas. The panel follows the answer to its last line and keeps it in view after
+// the turn ends; a reader who scrolls up is left there; scrolling back down follows again.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
+import { lastLineInView, longMarkdown } from '../support/longAnswer';
+import type { ScriptedModelServer } from '../support/model-servers/script';
+import { pickAgent, send, turnEnd } from '../support/panelUser';
+import { tempWorkspace } from '../support/tandemWorkbench';
+import { screenshot } from '../support/workbench';
+
+/** The size of one streamed delta, as the model's own are (a few tokens). */
+const DELTA = 12;
+/** A long answer: about 1,500 sections, far beyond what a block of streamed text holds. */
+const ANSWER_BYTES = 150_000;
+/** How soon after reaching the document the last line must be in view (the view follows in the frame that draws it). */
+const IN_VIEW_MS = 2_000;
+
+let tandem: AgentWorkbench | undefined;
+let page: Page;
+let panel: Frame;
+let model: ScriptedModelServer;
+
+const turns = () => panel.locator('.turn-ended').count();
+
+/** The newest agent message's line holding `marker`, once it is in the panel's document. */
+const lineWith = (marker: string) => panel.locator('.agent-message').last().locator('p', { hasText: marker });
+
+/** How far the thread's view is from its end, in pixels, and where it is scrolled to. */
+const threadScroll = () => panel.locator('#thread').evaluate((thread) => ({ fromEnd: thread.scrollHeight - thread.scrollTop - thread.clientHeight, top: thread.scrollTop }));
+
+const inView = (marker: string) => panel.evaluate(lastLineInView, marker);
+
+/** Fails unless the line holding `marker`, already in the document, comes into view within IN_VIEW_MS. */
+async function expectFollowed(marker: string): Promise<void> {
+  await panel.waitForFunction(lastLineInView, marker, { timeout: IN_VIEW_MS }).catch(async () => {
+    const shot = await screenshot(page, 'long-answer-not-followed');
+    assert.fail(`the last line reached the document but was not in view ${IN_VIEW_MS} ms later (${JSON.stringify(await threadScroll())}; ${shot})`);
+  });
+}
+
+before(async () => {
+  tandem = await openAgentWorkbench(tempWorkspace('long-answer'), CLAUDE_CODE);
+  ({ page, panel, model } = tandem);
+  await pickAgent(panel, 'Claude Code');
+});
+
+after(async () => {
+  await tandem?.close();
+});
+
+describe('a long answer from the real Claude adapter in code-server', () => {
+  test('streamed as fast as the model server writes, it is followed to its last line, which stays in view after the turn ends', { timeout: 240_000 }, async () => {
+    const marker = 'END-OF-FOLLOWED-ANSWER';
+    const before = await turns();
+    model.enqueue({ text: longMarkdown(ANSWER_BYTES, marker), chunkSize: DELTA });
+    await send(panel, 'Write the long answer');
+    await lineWith(marker).waitFor({ timeout: 180_000 });
+    await expectFollowed(marker);
+    assert.equal(await turnEnd(panel, before + 1, 60_000), 'end_turn');
+    // The composer grows when a turn ends (its usage shows), and the blocks above settle: still at the end.
+    await page.waitForTimeout(1_000);
+    assert.equal(await inView(marker), true, `the last line is in view once the turn has ended: ${JSON.stringify(await threadScroll())}`);
+    assert.ok((await threadScroll()).fromEnd <= 1, `the view is at the end: ${JSON.stringify(await threadScroll())}`);
+    await screenshot(page, 'long-answer-followed');
+  });
+
+  test('a reader who scrolls up while it streams is left there; scrolling back to the end follows the next answer', { timeout: 240_000 }, async () => {
+    const marker = 'END-OF-ANSWER-READ-FROM-ABOVE';
+    const before = await turns();
+    // At the model's pace (5,000 deltas a second) the answer streams for about 5 s: time to scroll up in the middle of it.
+    model.enqueue({ text: longMarkdown(2 * ANSWER_BYTES, marker), chunkSize: DELTA, deltasPerSecond: 5_000 });
+    await send(panel, 'Write another long answer');
+    await panel.locator('.agent-message').last().locator('h2', { hasText: 'Section 200' }).waitFor({ timeout: 120_000 });
+    const thread = panel.locator('#thread');
+    await thread.hover();
+    await page.mouse.wheel(0, -2_000);
+    await page.waitForTimeout(300);
+    const readerAt = (await threadScroll()).top;
+    assert.equal(await lineWith(marker).count(), 0, 'the reader scrolled up while the answer was still streaming');
+    assert.equal(await turnEnd(panel, before + 1, 120_000), 'end_turn');
+    await page.waitForTimeout(1_000);
+    const after = await threadScroll();
+    assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader was at ${readerAt}, the view is at ${after.top}`);
+    assert.equal(await inView(marker), false, 'the last line is below the view the reader chose');
+    await screenshot(page, 'long-answer-reader-above');
+
+    // Back at the end, the next answer is followed again.
+    await thread.hover();
+    await page.mouse.wheel(0, after.fromEnd + 1_000);
+    await panel.waitForFunction(() => {
+      const view = document.querySelector('#thread');
+      return view !== null && view.scrollHeight - view.scrollTop - view.clientHeight < 2;
+    }, undefined, { timeout: 5_000 });
+    const next = 'END-OF-THE-NEXT-ANSWER';
+    model.enqueue({ text: longMarkdown(20_000, next), chunkSize: DELTA });
+    await send(panel, 'And a shorter one');
+    assert.equal(await turnEnd(panel, before + 2, 120_000), 'end_turn');
+    await lineWith(next).waitFor({ timeout: 10_000 });
+    await expectFollowed(next);
+  });
+});

@@ -7,7 +7,11 @@
  *
  *   npm run -s package && cp dist/tandem.vsix /tmp/a.vsix      # the build before the change
  *   npm run -s package && cp dist/tandem.vsix /tmp/b.vsix      # the build with it
- *   node --import tsx bench/compareBuilds.ts /tmp/a.vsix /tmp/b.vsix [characters, default 50000] [rounds, default 6]
+ *   node --import tsx bench/compareBuilds.ts /tmp/a.vsix /tmp/b.vsix [characters, default 50000] [rounds, default 6] [frames]
+ *
+ * With `frames`, every turn also runs the frame probes in the webview and the workbench page (they
+ * cost the renderer a frame every vsync, on both sides alike) and each build's longest frame gap
+ * and frames over 50 ms are printed as well.
  *
  * A diagnostic, not a bench section: `npm run bench` measures the build in dist/ against the raw client.
  */
@@ -32,13 +36,24 @@ const ratios = (figure: Figure) => minMedianMax(figure, ratio);
 function describe(name: string, turns: CodeServerTurn[]): string {
   const cpu = (pick: (turn: CodeServerTurn) => number) => spread(turns.map(pick), ms);
   return `  ${name}: Enter -> last line ${spread(turns.map((turn) => turn.ms), ms)}; CPU per turn: extension host + code-server ${cpu((turn) => turn.cpu?.hostMs ?? Number.NaN)}, `
-    + `renderer ${cpu((turn) => turn.cpu?.rendererMs ?? Number.NaN)}, GPU ${cpu((turn) => turn.cpu?.gpuMs ?? Number.NaN)}, the agent ${cpu((turn) => turn.cpu?.agentMs ?? Number.NaN)} (min / median / max)`;
+    + `renderer ${cpu((turn) => turn.cpu?.rendererMs ?? Number.NaN)}, GPU ${cpu((turn) => turn.cpu?.gpuMs ?? Number.NaN)}, the agent ${cpu((turn) => turn.cpu?.agentMs ?? Number.NaN)} (min / median / max)`
+    + frameGaps(turns);
+}
+
+/** The longest frame gap of each turn (webview or workbench, whichever is longer) and its frames over 50 ms, where the turns were probed. */
+function frameGaps(turns: CodeServerTurn[]): string {
+  const probed = turns.flatMap((turn) => (turn.frames ? [turn.frames] : []));
+  if (probed.length === 0) return '';
+  const longest = probed.map((frames) => Math.max(frames.webview.maxFrameMs, frames.workbench.maxFrameMs));
+  const over50 = probed.map((frames) => Math.max(frames.webview.framesOver50, frames.workbench.framesOver50));
+  return `; longest frame gap ${spread(longest, ms)}, frames over 50 ms ${minMedianMax(distribution(over50, 'count'), String)}`;
 }
 
 async function main(): Promise<void> {
   const [a, b] = process.argv.slice(2, 4);
   const characters = Number(process.argv[4] ?? 50_000);
   const rounds = Number(process.argv[5] ?? 6);
+  const probeFrames = process.argv[6] === 'frames';
   if (!a || !b || !existsSync(a) || !existsSync(b)) throw new Error('usage: node --import tsx bench/compareBuilds.ts <a.vsix> <b.vsix> [characters] [rounds]');
   const model = await startClaudeModelServer();
   const builds: CodeServerStreaming[] = [];
@@ -52,7 +67,7 @@ async function main(): Promise<void> {
       const turns: [CodeServerTurn[], CodeServerTurn[]] = [[], []];
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? [0, 1] as const : [1, 0] as const;
-        for (const side of order) turns[side].push(await builds[side]!.turn(text, pace, END_MARKER, { beforePrompt: atRest }));
+        for (const side of order) turns[side].push(await builds[side]!.turn(text, pace, END_MARKER, { beforePrompt: atRest, probeFrames }));
         console.error(`  ${pace.label}, round ${round + 1}/${rounds}${order[0] === 1 ? ' (B first)' : ''}: A ${ms(turns[0].at(-1)!.ms)}, B ${ms(turns[1].at(-1)!.ms)}`);
       }
       console.log(`${pace.label}, ${characters} characters, ${rounds} alternated rounds:`);

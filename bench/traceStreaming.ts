@@ -27,7 +27,7 @@ import { pickAgent, send, turnEnd } from '../test/support/panelUser';
 import { claudeAgentSpec, REPO_ROOT } from '../test/support/real-agents';
 import { openTandemWorkbench, tempWorkspace } from '../test/support/tandemWorkbench';
 import { lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
-import { browserCpuMs } from './processCpu';
+import { browserCpuMs, browserMainThreadMs } from './processCpu';
 import { distribution } from './figures';
 import { minMedianMax } from './report';
 import { CHUNK } from './rawAgent';
@@ -106,7 +106,7 @@ async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: s
   const cpu = (type: string) => browserCpuMs(userDataDir, type) ?? Number.NaN;
   const rows: { ms: number; renderer: number; gpu: number; gap: number }[] = [];
   for (let index = 0; index < turns; index++) {
-    const [renderer, gpu] = [cpu('renderer'), cpu('gpu-process')];
+    const [renderer, gpu, main] = [cpu('renderer'), cpu('gpu-process'), browserMainThreadMs(userDataDir, 'renderer')];
     await startFrameProbe(page);
     const traced = String(index + 1) === process.env['TANDEM_TRACE_TURN'] ? await startTracing(await page.context().newCDPSession(page)) : null;
     const ms = await turn(panel, model, benchMarkdown(characters), index + 2);
@@ -114,7 +114,9 @@ async function cpuTurns(panel: Frame, model: ScriptedModelServer, userDataDir: s
     const probe = await stopFrameProbe(page);
     const gap = probe.maxFrameMs;
     rows.push({ ms, renderer: cpu('renderer') - renderer, gpu: cpu('gpu-process') - gpu, gap });
-    console.log(`turn ${index + 1}: Enter -> last line ${ms} ms, renderer CPU ${rows[index]?.renderer.toFixed(0)} ms, GPU process CPU ${rows[index]?.gpu.toFixed(0)} ms, `
+    const mainAfter = browserMainThreadMs(userDataDir, 'renderer');
+    const mainThread = main && mainAfter ? `, renderer main thread ran ${(mainAfter.ranMs - main.ranMs).toFixed(0)} ms and waited for a CPU ${(mainAfter.waitedMs - main.waitedMs).toFixed(0)} ms` : '';
+    console.log(`turn ${index + 1}: Enter -> last line ${ms} ms, renderer CPU ${rows[index]?.renderer.toFixed(0)} ms, GPU process CPU ${rows[index]?.gpu.toFixed(0)} ms${mainThread}, `
       + `longest frames ${probe.longest.map((frame) => `${frame.ms.toFixed(0)} ms ending ${frame.endedAt.toFixed(0)} ms after Enter`).join(', ')}`);
     for (const frame of probe.longFrames) {
       console.log(`   long frame ${frame.ms.toFixed(0)} ms from ${frame.startedAt.toFixed(0)} ms: script ${frame.scriptMs.toFixed(0)} ms (the panel ${frame.panelScriptMs.toFixed(0)} ms), style, layout and paint ${frame.renderMs.toFixed(0)} ms; ${frame.scripts.join('; ')}`);

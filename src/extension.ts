@@ -3,7 +3,7 @@ import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './panel/chatPresenter';
 import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
-import { readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
+import { readAgentPriority, readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { openAgentLink } from './vscode/linkOpener';
@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
     signIn: terminals.signIn,
     apiKeys,
     permissionPolicy: createPermissionPolicy(context),
+    agentPriority: readAgentPriority,
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);

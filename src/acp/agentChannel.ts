@@ -14,6 +14,8 @@ export interface AgentChannel extends Disposable {
   readonly stdout: Readable;
   readonly exited: Promise<AgentExit>;
   readonly running: boolean;
+  /** What lowering its priority below the editor's did, for the log; absent or null when it was not lowered. */
+  readonly priority?: Promise<string> | null;
   stderrTail(lines?: number): string[];
   onStderrLine(listener: (line: string) => void): Disposable;
   /** Ends the agent and everything it started. */

@@ -137,12 +137,13 @@ export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | un
   options.log.info(`spawning ${launch.command} ${launch.args.join(' ')} in ${launch.cwd}`);
   const host = new AgentHost(launch, options.onFrame, options.offers, options.start);
   host.process.onStderrLine((line) => options.log.debug(`stderr: ${line}`));
+  void host.process.priority?.then((done) => options.log.info(`${options.label} runs below the editor: ${done}`));
   options.pool?.add(key, host);
   return host;
 }
 
 function hostKey(launch: AgentLaunch): string {
-  return JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort()]);
+  return JSON.stringify([launch.command, launch.args, launch.cwd, Object.entries(launch.env).sort(), launch.priority ?? 'normal']);
 }
 
 function spawnAgent(launch: AgentLaunch): AgentChannel {

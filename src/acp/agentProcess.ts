@@ -5,6 +5,7 @@ import { LineLog } from '../util/lineLog';
 import type { AgentChannel } from './agentChannel';
 import { inheritedEnvironment } from '../util/inheritedEnvironment';
 import { startReaper, stopGroup } from '../util/processGroup';
+import { runBelowEditor, type AgentPriority } from '../util/processPriority';
 
 export interface AgentLaunch {
   command: string;
@@ -12,6 +13,8 @@ export interface AgentLaunch {
   /** Added to the inherited environment (the editor's internal variables are not inherited). */
   env: Record<string, string>;
   cwd: string;
+  /** How the agent shares the CPU with the editor (tandem.agentPriority); absent: as any program. */
+  priority?: AgentPriority;
 }
 
 export interface AgentExit {
@@ -33,6 +36,8 @@ const KILL_GRACE_MS = 1500;
  */
 export class AgentProcess implements AgentChannel {
   readonly exited: Promise<AgentExit>;
+  /** What lowering the agent's priority did, for the log; null when it runs as any program. */
+  readonly priority: Promise<string> | null;
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   private readonly stderr = new LineLog();
   private stopRequested = false;
@@ -48,6 +53,8 @@ export class AgentProcess implements AgentChannel {
       detached: true,
       windowsHide: true,
     });
+    // Before the agent starts programs of its own, which inherit its priority.
+    this.priority = launch.priority === 'belowEditor' && this.child.pid !== undefined ? runBelowEditor(this.child.pid) : null;
     startReaper(this.child.pid, 'leader');
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.write(chunk));

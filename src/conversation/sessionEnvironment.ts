@@ -11,6 +11,7 @@ import type { ApiKeyStore, SignInRunner } from './signIn';
 import type { AgentHostPool } from '../acp/agentHost';
 import type { AgentStarter } from '../acp/agentChannel';
 import type { StartupStage } from '../contract/startupView';
+import type { AgentPriority } from '../util/processPriority';
 
 /** What a session's services get to work with. */
 export interface SessionContext {
@@ -68,6 +69,8 @@ export interface SessionEnvironment {
   permissionPolicy?: PermissionPolicy;
   /** How agents are started; by default each is spawned as a process of its own. */
   startAgent?: AgentStarter;
+  /** How agents share the CPU with the editor, read when one starts; without it they run as any program. */
+  agentPriority?(): AgentPriority;
   /** Deadlines of a start's stages where they differ from `STARTUP_TIMEOUTS_MS`. */
   startupTimeoutsMs?: Partial<Record<StartupStage, number>>;
 }

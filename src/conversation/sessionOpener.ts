@@ -108,7 +108,7 @@ export class SessionOpener {
       const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ' Check the "command" of this agent in the tandem.agents setting.';
       return { problem: `${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}` };
     }
-    return { launch: { command, args: this.agent.args, env, cwd } };
+    return { launch: { command, args: this.agent.args, env, cwd, priority: this.environment.agentPriority?.() ?? 'normal' } };
   }
 
   /** Starts the agent, or joins its running process, with this conversation's services. */

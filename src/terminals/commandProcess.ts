@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { startReaper, stopGroup } from '../util/processGroup';
+import { runBelowEditor, type AgentPriority } from '../util/processPriority';
 import { OutputBuffer } from './outputBuffer';
 
 export interface CommandLaunch {
@@ -11,6 +12,8 @@ export interface CommandLaunch {
   env: Record<string, string>;
   cwd: string;
   outputByteLimit: number;
+  /** How the command shares the CPU with the editor, as its agent does; absent: as any program. */
+  priority?: AgentPriority;
 }
 
 export interface CommandExit {
@@ -29,6 +32,8 @@ const DRAIN_MS = 200;
 export class CommandProcess implements Disposable {
   readonly output: OutputBuffer;
   readonly exited: Promise<CommandExit>;
+  /** What lowering the command's priority did, for the log; null when it runs as any program. */
+  readonly priority: Promise<string> | null;
   private readonly child: ChildProcessByStdio<null, Readable, Readable>;
   private readonly spawned: Promise<void>;
   private status: CommandExit | null = null;
@@ -52,6 +57,8 @@ export class CommandProcess implements Disposable {
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
+    // Before the command starts programs of its own, which inherit its priority.
+    this.priority = launch.priority === 'belowEditor' && this.child.pid !== undefined ? runBelowEditor(this.child.pid) : null;
     const take = (chunk: Buffer) => {
       this.output.append(chunk);
       this.dataEmitter.fire(chunk);

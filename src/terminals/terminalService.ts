@@ -9,6 +9,7 @@ import { CommandProcess } from './commandProcess';
 import { DisplayStream } from './displayStream';
 import { commandEnvironment, displayCommand, planLaunch } from './launch';
 import type { TerminalDisplays } from './terminalDisplays';
+import type { AgentPriority } from '../util/processPriority';
 
 export interface TerminalServiceOptions {
   /** The session's cwd: where commands run unless the agent names another folder. */
@@ -23,6 +24,8 @@ export interface TerminalServiceOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** The user's shell, for command lines that need one. */
   shell?: string;
+  /** How commands share the CPU with the editor, read as each starts; without it they run as any program. */
+  priority?(): AgentPriority;
 }
 
 /** Without a limit from the agent, this much output is kept (memory stays bounded regardless). */
@@ -62,6 +65,7 @@ export class TerminalService implements TerminalPort, Disposable {
         env: commandEnvironment(this.options.baseEnv ?? process.env, params.env ?? []),
         cwd,
         outputByteLimit: limit,
+        priority: this.options.priority?.() ?? 'normal',
       });
     } catch (error) {
       throw acp.RequestError.internalError(undefined, `cannot run ${params.command}: ${errorMessage(error)}`);
@@ -72,6 +76,7 @@ export class TerminalService implements TerminalPort, Disposable {
       throw acp.RequestError.internalError(undefined, 'the session has ended');
     }
     this.options.logger.info(`terminal ${terminalId}: ${plan.viaShell ? 'shell ' : ''}${displayCommand(request)} in ${cwd} (pid ${command.pid}, limit ${limit} bytes)`);
+    void command.priority?.then((done) => this.options.logger.info(`terminal ${terminalId} runs below the editor: ${done}`));
     const { displays } = this.options;
     displays.open({ terminalId, origin: 'client', command: displayCommand(request), cwd, toolCallId: null, stop: () => void command.kill() });
     const display = new DisplayStream((text, skipped) => displays.append(terminalId, text, skipped));

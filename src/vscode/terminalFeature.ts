@@ -7,6 +7,7 @@ import { TerminalService } from '../terminals/terminalService';
 import { DisposableBase, toDisposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import { TerminalMirrors } from './terminalMirror';
+import { readAgentPriority } from './agentSettings';
 
 /** Login programs run in a real VS Code terminal, where the user can type; its exit ends the wait. */
 class SignInTerminals extends DisposableBase implements SignInRunner {
@@ -67,6 +68,7 @@ export function createTerminalFeature(context: vscode.ExtensionContext, logger: 
       displays: session.terminalDisplays,
       logger,
       allowCwdOutsideRoots,
+      priority: readAgentPriority,
     }),
     mirrorTerminals: (displays: TerminalDisplays): TerminalMirrorHandle => new TerminalMirrors(displays),
   };

@@ -1,16 +1,21 @@
 // A long answer from the real Claude adapter, in a real VS Code: code-server runs the packaged
 // .vsix, Chromium is the user, the adapter streams from a scripted model server on 127.0.0.1 in
 // 12-character deltas. The panel follows the answer to its last line and keeps it in view after
-// the turn ends; a reader who scrolls up is left there; scrolling back down follows again.
+// the turn ends; a reader who scrolls up is left there; scrolling back down follows again. The
+// adapter runs below the editor's priority, as the default of tandem.agentPriority says.
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { constants } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import { lastLineInView, longMarkdown } from '../support/longAnswer';
 import type { ScriptedModelServer } from '../support/model-servers/script';
+import { schedulingOf, sessionLeadersIn } from '../support/processGroups';
 import { pickAgent, send, turnEnd } from '../support/panelUser';
 import { tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
+import { waitFor } from '../support/waitFor';
 
 /** The size of one streamed delta, as the model's own are (a few tokens). */
 const DELTA = 12;
@@ -23,6 +28,7 @@ let tandem: AgentWorkbench | undefined;
 let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer;
+let workspace: string;
 
 const turns = () => panel.locator('.turn-ended').count();
 
@@ -43,7 +49,9 @@ async function expectFollowed(marker: string): Promise<void> {
 }
 
 before(async () => {
-  tandem = await openAgentWorkbench(tempWorkspace('long-answer'), CLAUDE_CODE);
+  const where = tempWorkspace('long-answer');
+  workspace = realpathSync(where.workspace);
+  tandem = await openAgentWorkbench(where, CLAUDE_CODE);
   ({ page, panel, model } = tandem);
   await pickAgent(panel, 'Claude Code');
 });
@@ -53,6 +61,17 @@ after(async () => {
 });
 
 describe('a long answer from the real Claude adapter in code-server', () => {
+  test('the adapter the editor started runs below the editor: the below-normal nice, for it and for its scheduler group', async () => {
+    const [adapter] = await waitFor(() => {
+      const leaders = sessionLeadersIn(workspace);
+      return leaders.length > 0 ? leaders : undefined;
+    }, 'the adapter started in the workspace', 10_000);
+    assert.ok(adapter !== undefined);
+    const scheduling = schedulingOf(adapter);
+    assert.equal(scheduling.nice, constants.priority.PRIORITY_BELOW_NORMAL, 'the adapter');
+    if (scheduling.group !== null) assert.equal(scheduling.groupNice, constants.priority.PRIORITY_BELOW_NORMAL, "the adapter's scheduler group");
+  });
+
   test('streamed as fast as the model server writes, it is followed to its last line, which stays in view after the turn ends', { timeout: 240_000 }, async () => {
     const marker = 'END-OF-FOLLOWED-ANSWER';
     const before = await turns();

@@ -2,7 +2,8 @@
 // .vsix, Chromium is the user, the adapter streams from a scripted model server on 127.0.0.1 in
 // 12-character deltas. The panel follows the answer to its last line and keeps it in view after
 // the turn ends; a reader who scrolls up is left there; scrolling back down follows again. The
-// adapter runs below the editor's priority, as the default of tandem.agentPriority says.
+// adapter runs below the editor's priority, as the default of tandem.agentPriority says, and like
+// any program once the user's settings say `normal`.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -12,7 +13,7 @@ import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support
 import { lastLineInView, longMarkdown } from '../support/longAnswer';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { schedulingOf, sessionLeadersIn } from '../support/processGroups';
-import { pickAgent, send, turnEnd } from '../support/panelUser';
+import { openNewTab, pickAgent, pickedAgent, saveUserSettings, send, turnEnd } from '../support/panelUser';
 import { tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
 import { waitFor } from '../support/waitFor';
@@ -40,6 +41,11 @@ const threadScroll = () => panel.locator('#thread').evaluate((thread) => ({ from
 
 const inView = (marker: string) => panel.evaluate(lastLineInView, marker);
 
+/** The adapter process (a session of its own, in the workspace) started after those in `known`. */
+function newAdapter(known: readonly number[]): Promise<number> {
+  return waitFor(() => sessionLeadersIn(workspace).find((pid) => !known.includes(pid)), 'an adapter started in the workspace', 30_000);
+}
+
 /** Fails unless the line holding `marker`, already in the document, comes into view within IN_VIEW_MS. */
 async function expectFollowed(marker: string): Promise<void> {
   await panel.waitForFunction(lastLineInView, marker, { timeout: IN_VIEW_MS }).catch(async () => {
@@ -62,11 +68,7 @@ after(async () => {
 
 describe('a long answer from the real Claude adapter in code-server', () => {
   test('the adapter the editor started runs below the editor: the below-normal nice, for it and for its scheduler group', async () => {
-    const [adapter] = await waitFor(() => {
-      const leaders = sessionLeadersIn(workspace);
-      return leaders.length > 0 ? leaders : undefined;
-    }, 'the adapter started in the workspace', 10_000);
-    assert.ok(adapter !== undefined);
+    const adapter = await newAdapter([]);
     const scheduling = schedulingOf(adapter);
     assert.equal(scheduling.nice, constants.priority.PRIORITY_BELOW_NORMAL, 'the adapter');
     if (scheduling.group !== null) assert.equal(scheduling.groupNice, constants.priority.PRIORITY_BELOW_NORMAL, "the adapter's scheduler group");
@@ -97,13 +99,21 @@ describe('a long answer from the real Claude adapter in code-server', () => {
     const thread = panel.locator('#thread');
     await thread.hover();
     await page.mouse.wheel(0, -2_000);
+    // Every scroll from here on, so a failure shows how the view moved (time, where, how far from the end).
+    await panel.evaluate(`(() => {
+      const thread = document.querySelector('#thread');
+      window.__scrolls = [];
+      thread.addEventListener('scroll', () => window.__scrolls.push([Math.round(performance.now()), thread.scrollTop, thread.scrollHeight - thread.scrollTop - thread.clientHeight]));
+    })()`);
     await page.waitForTimeout(300);
-    const readerAt = (await threadScroll()).top;
+    const reader = await threadScroll();
+    const readerAt = reader.top;
+    assert.ok(reader.fromEnd > 1_000, `the view stays where the reader scrolled to, not at the end: ${reader.fromEnd} px from it`);
     assert.equal(await lineWith(marker).count(), 0, 'the reader scrolled up while the answer was still streaming');
     assert.equal(await turnEnd(panel, before + 1, 120_000), 'end_turn');
     await page.waitForTimeout(1_000);
     const after = await threadScroll();
-    assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader was at ${readerAt}, the view is at ${after.top}`);
+    assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader was at ${readerAt}, the view is at ${after.top}; scrolls (ms, top, from the end), the first 20: ${JSON.stringify(((await panel.evaluate('window.__scrolls')) as unknown[]).slice(0, 20))}`);
     assert.equal(await inView(marker), false, 'the last line is below the view the reader chose');
     await screenshot(page, 'long-answer-reader-above');
 
@@ -120,5 +130,17 @@ describe('a long answer from the real Claude adapter in code-server', () => {
     assert.equal(await turnEnd(panel, before + 2, 120_000), 'end_turn');
     await lineWith(next).waitFor({ timeout: 10_000 });
     await expectFollowed(next);
+  });
+
+  test('with tandem.agentPriority set to normal in the user settings, the adapter of the next conversation runs like any program', { timeout: 120_000 }, async () => {
+    assert.ok(tandem);
+    const running = sessionLeadersIn(workspace);
+    await saveUserSettings(page, tandem.server.userDataDir, (settings) => ({ ...settings, 'tandem.agentPriority': 'normal' }));
+    await openNewTab(panel);
+    if ((await pickedAgent(panel)) !== CLAUDE_CODE.id) await pickAgent(panel, 'Claude Code');
+    await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
+    const scheduling = schedulingOf(await newAdapter(running));
+    assert.equal(scheduling.nice, schedulingOf(process.pid).nice, 'the adapter, at the nice of the programs the user starts');
+    if (scheduling.group !== null) assert.equal(scheduling.groupNice, 0, "the adapter's scheduler group");
   });
 });

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { codeServerTools } from '../support/code-server';
-import { closeModalEditor, composerText, dismissOverlays, openNewTab, pickAgent, pickedAgent, processesWithArgument, readOutputChannel, send, startFromPalette, turnEnd, waitForPickedAgent } from '../support/panelUser';
+import { composerText, dismissOverlays, openNewTab, pickAgent, pickedAgent, processesWithArgument, readOutputChannel, saveUserSettings, send, turnEnd, waitForPickedAgent } from '../support/panelUser';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
@@ -98,20 +98,9 @@ describe('README claims in code-server', () => {
     await screenshot(page, 'claims-auto-allowed');
 
     // The user takes the entry out of settings.json in the editor and saves: Tandem follows.
-    const settings = JSON.parse(readFileSync(userSettings, 'utf8')) as Record<string, unknown>;
-    delete settings['tandem.permissions.autoAllow'];
-    await startFromPalette(page, 'Preferences: Open User Settings (JSON)');
-    // VS Code opens it in a modal editor (or a tab where modal editors are off).
-    const editor = page.locator('.monaco-modal-editor-block .monaco-editor .view-lines, .editor-group-container.active .monaco-editor .view-lines').first();
-    await editor.waitFor({ timeout: 15_000 });
-    await editor.click();
-    await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify(settings, null, 2));
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Control+V');
-    await page.keyboard.press('Control+S');
-    for (let i = 0; i < 100 && readFileSync(userSettings, 'utf8').includes('tandem.permissions.autoAllow'); i++) await page.waitForTimeout(100);
+    assert.ok(tandem);
+    await saveUserSettings(page, tandem.server.userDataDir, (settings) => Object.fromEntries(Object.entries(settings).filter(([key]) => key !== 'tandem.permissions.autoAllow')));
     assert.ok(!readFileSync(userSettings, 'utf8').includes('tandem.permissions.autoAllow'), 'saved without the entry');
-    await closeModalEditor(page);
     const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });
     // The editor reads the file again a moment after it changed: ask until the question shows.
     let asked = false;

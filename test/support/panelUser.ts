@@ -1,6 +1,7 @@
 // Acting in the Tandem panel of a real workbench as a user does (the message box, the agent
 // picker, the palette), and reading back what a user sees: turn ends, toasts, processes, output.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 
 /** The id of the agent the panel's picker shows. */
@@ -82,6 +83,37 @@ export async function closeModalEditor(page: Page): Promise<void> {
   if (await modal.waitFor({ state: 'detached', timeout: 3_000 }).then(() => true, () => false)) return;
   await modal.locator('.modal-editor-header .codicon-close, .modal-editor-header .codicon-close-dirty').first().click({ timeout: 5_000 });
   await modal.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** The user's settings.json as saved on the server's disk, or null while it is being written. */
+function savedSettings(file: string): string | null {
+  try {
+    return JSON.stringify(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Changes the user's settings the way a user does: settings.json opened from the palette, its
+ * text replaced, saved (a write behind the editor's back is not picked up). Resolves once the
+ * file on the server's disk holds the changed settings and the editor is closed.
+ */
+export async function saveUserSettings(page: Page, userDataDir: string, change: (settings: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const file = join(userDataDir, 'User', 'settings.json');
+  const next = change(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+  await startFromPalette(page, 'Preferences: Open User Settings (JSON)');
+  // VS Code opens it in a modal editor (or a tab where modal editors are off).
+  const editor = page.locator('.monaco-modal-editor-block .monaco-editor .view-lines, .editor-group-container.active .monaco-editor .view-lines').first();
+  await editor.waitFor({ timeout: 15_000 });
+  await editor.click();
+  await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify(next, null, 2));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Control+S');
+  for (let i = 0; i < 100 && savedSettings(file) !== JSON.stringify(next); i++) await page.waitForTimeout(100);
+  if (savedSettings(file) !== JSON.stringify(next)) throw new Error(`settings.json was not saved with the change: ${readFileSync(file, 'utf8')}`);
+  await closeModalEditor(page);
 }
 
 /** After a test: whatever it left open over the window (a dialog, a modal editor, a picker) is closed, so the next test starts clean. */

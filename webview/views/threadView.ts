@@ -89,6 +89,10 @@ export class ThreadView {
   /** Rows came, went or were drawn again since the last frame: the next frame follows them, whatever the cadence says. */
   private rowsChanged = false;
   private followBottom = true;
+  /** Where the view was scrolled at the last scroll event: reaching the end resumes following only on the way down. */
+  private lastScrollTop = 0;
+  /** Where the view's own scroll to the end put it: the scroll event that reports it, a frame later, says nothing about the reader. */
+  private ownScrollTop: number | null = null;
   private checkpoints = new Map<string, MessageCheckpointView>();
   private redo: string | null = null;
   private readonly preview: CheckpointPreviewPanel | null;
@@ -110,9 +114,18 @@ export class ThreadView {
     container.addEventListener('scroll', () => {
       // While new content waits for the next frame's scroll to the end, a scroll event says nothing
       // about the reader (it can be the browser keeping the view steady as rows above change height):
-      // reaching the end resumes following, moving away stops it once the thread has caught up.
-      if (container.scrollHeight - container.scrollTop - container.clientHeight < 40) this.followBottom = true;
-      else if (!this.frameRequested) this.followBottom = false;
+      // reaching the end on the way down resumes following, moving away stops it once the thread has
+      // caught up. Only on the way down: a smooth scroll up starts with a step of a few pixels, still
+      // near the end, and must not undo the wheel that asked to leave it. The event of the view's own
+      // scroll to the end comes a frame later, possibly after the wheel: it is not the reader's.
+      const top = container.scrollTop;
+      const down = top > this.lastScrollTop;
+      this.lastScrollTop = top;
+      if (top === this.ownScrollTop) return;
+      this.ownScrollTop = null;
+      if (container.scrollHeight - top - container.clientHeight < 40) {
+        if (down) this.followBottom = true;
+      } else if (!this.frameRequested) this.followBottom = false;
     });
     // What the reader does to go up stops the following at once, even while content keeps coming.
     container.addEventListener('wheel', (event) => {
@@ -309,7 +322,9 @@ export class ThreadView {
 
   /** While the view follows the thread's end, it is scrolled there. */
   private keepAtEnd(): void {
-    if (this.followBottom) this.container.scrollTop = this.container.scrollHeight;
+    if (!this.followBottom) return;
+    this.container.scrollTop = this.container.scrollHeight;
+    this.ownScrollTop = this.container.scrollTop;
   }
 
   /** Draws the streamed text waiting to be drawn; true when a backlog is left for the next frame. */

@@ -3,7 +3,7 @@ import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './panel/chatPresenter';
 import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
-import { readAgentPriority, readAgents, readDefaultAgentId, AGENTS_SETTING } from './vscode/agentSettings';
+import { readAgentPriority, readAgents, readDefaultAgentId, AGENT_PRIORITY_SETTING, AGENTS_SETTING } from './vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { openAgentLink } from './vscode/linkOpener';
@@ -110,6 +110,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(AGENTS_SETTING)) presenter.reloadAgents();
+      // Running agents keep the priority they started with; the log says from when the new one applies.
+      if (event.affectsConfiguration(AGENT_PRIORITY_SETTING)) logger.info(`[settings] ${AGENT_PRIORITY_SETTING} is ${readAgentPriority()}: agents started from now on, and the commands they run, use it`);
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       environment.trusted = true;

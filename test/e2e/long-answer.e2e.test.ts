@@ -13,7 +13,7 @@ import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support
 import { lastLineInView, longMarkdown } from '../support/longAnswer';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { schedulingOf, sessionLeadersIn } from '../support/processGroups';
-import { openNewTab, pickAgent, pickedAgent, saveUserSettings, send, turnEnd } from '../support/panelUser';
+import { openNewTab, pickAgent, pickedAgent, saveUserSettings, send, tandemLogText, turnEnd } from '../support/panelUser';
 import { tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
 import { waitFor } from '../support/waitFor';
@@ -135,7 +135,10 @@ describe('a long answer from the real Claude adapter in code-server', () => {
   test('with tandem.agentPriority set to normal in the user settings, the adapter of the next conversation runs like any program', { timeout: 120_000 }, async () => {
     assert.ok(tandem);
     const running = sessionLeadersIn(workspace);
-    await saveUserSettings(page, tandem.server.userDataDir, (settings) => ({ ...settings, 'tandem.agentPriority': 'normal' }));
+    const { userDataDir } = tandem.server;
+    await saveUserSettings(page, userDataDir, (settings) => ({ ...settings, 'tandem.agentPriority': 'normal' }));
+    // The extension host hears of the change a moment after the file is saved; Tandem's log says when.
+    await waitFor(() => tandemLogText(userDataDir).includes('tandem.agentPriority is normal') || undefined, 'Tandem to log the new priority', 15_000);
     await openNewTab(panel);
     if ((await pickedAgent(panel)) !== CLAUDE_CODE.id) await pickAgent(panel, 'Claude Code');
     await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });

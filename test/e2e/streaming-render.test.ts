@@ -50,6 +50,38 @@ function flood(harness: PanelHarness, entryId: string, text: string, perMessage:
   })`) as Promise<number>;
 }
 
+/**
+ * Half of an answer shown and followed; then, while the rest streams in (a delta every 20 ms), `scroll`
+ * (page script with `thread` and `resolve` in scope) scrolls the reader up and resolves with where it
+ * left them. Expects the view still there once the rest has arrived and settled, the rest below it.
+ */
+async function expectReaderLeftWhereTheyScrolled(harness: PanelHarness, scroll: string): Promise<void> {
+  await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
+  await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'flood', text: '' } }] });
+  const text = answer('');
+  const half = Math.floor(text.length / 2);
+  await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(0, half) }] });
+  await harness.page.waitForTimeout(500);
+  const thread = harness.page.locator('#thread');
+  const readerAt = await thread.evaluate(`new Promise((resolve) => {
+    const thread = document.querySelector('#thread');
+    const rest = ${JSON.stringify(text.slice(half))};
+    let offset = 0;
+    const stream = setInterval(() => {
+      window.postMessage({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: rest.slice(offset, offset + 400) }] }, '*');
+      offset += 400;
+      if (offset >= rest.length) clearInterval(stream);
+    }, 20);
+    ${scroll}
+  })`) as number;
+  await harness.page.locator('[data-entry-id="flood"] p', { hasText: paragraphs.at(-1) as string }).waitFor({ timeout: 15_000 });
+  await harness.page.waitForTimeout(500);
+  const after = await thread.evaluate((element) => ({ top: element.scrollTop, fromEnd: element.scrollHeight - element.scrollTop - element.clientHeight }));
+  assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader scrolled to ${readerAt}; the view is at ${after.top}, ${after.fromEnd} px from the end`);
+  assert.ok(after.fromEnd > 1_000, `the rest of the answer is below the reader: ${after.fromEnd} px`);
+  assert.deepEqual(harness.pageErrors, []);
+}
+
 describe('streaming a flood into the panel', () => {
   test('every paragraph and code block of a flooded answer is shown once, in order, and the last line within a few frames of arriving', { timeout: 120_000 }, async (t) => {
     const harness = await panel(t);
@@ -118,92 +150,46 @@ describe('streaming a flood into the panel', () => {
     assert.deepEqual(harness.pageErrors, []);
   });
   test('a reader whose scroll up starts with a step of a few pixels, as a smooth wheel scroll does, is not pulled back to the end', { timeout: 120_000 }, async (t) => {
-    const harness = await panel(t);
-    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
-    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'flood', text: '' } }] });
-    const text = answer('');
-    const half = Math.floor(text.length / 2);
-    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(0, half) }] });
-    await harness.page.waitForTimeout(500);
-    const thread = harness.page.locator('#thread');
-    // One wheel event, then the browser's animation of the scroll it asks for: 8 px first, 2,000 px in all,
-    // a frame per step, while the answer keeps coming (a delta every 20 ms).
-    const readerAt = await thread.evaluate(`new Promise((resolve) => {
-      const thread = document.querySelector('#thread');
-      const start = thread.scrollTop;
-      const rest = ${JSON.stringify(text.slice(half))};
-      let offset = 0;
-      const stream = setInterval(() => {
-        window.postMessage({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: rest.slice(offset, offset + 400) }] }, '*');
-        offset += 400;
-        if (offset >= rest.length) clearInterval(stream);
-      }, 20);
-      thread.dispatchEvent(new WheelEvent('wheel', { deltaY: -2000, bubbles: true }));
-      const steps = [8, 120, 600, 1400, 2000];
-      const step = () => {
-        thread.scrollTop = start - steps.shift();
-        if (steps.length > 0) requestAnimationFrame(step);
-        else resolve(thread.scrollTop);
-      };
-      requestAnimationFrame(step);
-    })`) as number;
-    await harness.page.locator('[data-entry-id="flood"] p', { hasText: paragraphs.at(-1) as string }).waitFor({ timeout: 15_000 });
-    await harness.page.waitForTimeout(500);
-    const after = await thread.evaluate((element) => ({ top: element.scrollTop, fromEnd: element.scrollHeight - element.scrollTop - element.clientHeight }));
-    assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader scrolled to ${readerAt}; the view is at ${after.top}, ${after.fromEnd} px from the end`);
-    assert.ok(after.fromEnd > 1_000, `the rest of the answer is below the reader: ${after.fromEnd} px`);
-    assert.deepEqual(harness.pageErrors, []);
+    // One wheel event, then the browser's animation of the scroll it asks for: 8 px first, 2,000 px in all, a frame per step.
+    await expectReaderLeftWhereTheyScrolled(await panel(t), `
+    thread.dispatchEvent(new WheelEvent('wheel', { deltaY: -2000, bubbles: true }));
+    const start = thread.scrollTop;
+    const steps = [8, 120, 600, 1400, 2000];
+    const step = () => {
+      thread.scrollTop = start - steps.shift();
+      if (steps.length > 0) requestAnimationFrame(step);
+      else resolve(thread.scrollTop);
+    };
+    requestAnimationFrame(step);
+    `);
   });
   test('a wheel up that comes between the view\'s own scroll to the end and that scroll\'s event is not undone by the event', { timeout: 120_000 }, async (t) => {
-    const harness = await panel(t);
-    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }]) });
-    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'entryAdded', entry: { kind: 'agentMessage', id: 'flood', text: '' } }] });
-    const text = answer('');
-    const half = Math.floor(text.length / 2);
-    await harness.post({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: text.slice(0, half) }] });
-    await harness.page.waitForTimeout(500);
-    const thread = harness.page.locator('#thread');
-    // The answer keeps coming (a delta every 20 ms). Right after the view scrolls itself to the end (its
-    // scroll event comes in the next frame), the reader's wheel; the wheel's own scroll, 2,000 px up, in
-    // the frame after that event.
-    const readerAt = await thread.evaluate(`new Promise((resolve) => {
-      const thread = document.querySelector('#thread');
-      const rest = ${JSON.stringify(text.slice(half))};
-      let offset = 0;
-      const stream = setInterval(() => {
-        window.postMessage({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: rest.slice(offset, offset + 400) }] }, '*');
-        offset += 400;
-        if (offset >= rest.length) clearInterval(stream);
-      }, 20);
-      // The panel's next scroll of the view to the end is seen as it is set; the wheel follows at once.
-      const scrollTop = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop');
-      Object.defineProperty(thread, 'scrollTop', {
-        configurable: true,
-        get() { return scrollTop.get.call(this); },
-        set(value) {
-          const before = scrollTop.get.call(this);
-          scrollTop.set.call(this, value);
-          // A set that does not move the view has no scroll event to come.
-          if (scrollTop.get.call(this) === before) return;
-          delete thread.scrollTop;
-          queueMicrotask(() => {
-            thread.dispatchEvent(new WheelEvent('wheel', { deltaY: -2000, bubbles: true }));
-            const start = thread.scrollTop;
-            requestAnimationFrame(() => {
-              // More text arrives with it, as it does all the while an agent streams.
-              window.postMessage({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: 'More text.\\n\\n' }] }, '*');
-              thread.scrollTop = start - 2000;
-              resolve(thread.scrollTop);
-            });
+    // Right after the view scrolls itself to the end (its scroll event comes in the next frame), the
+    // reader's wheel; the wheel's own scroll, 2,000 px up, in the frame after that event.
+    await expectReaderLeftWhereTheyScrolled(await panel(t), `
+    // The panel's next scroll of the view to the end is seen as it is set; the wheel follows at once.
+    const scrollTop = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop');
+    Object.defineProperty(thread, 'scrollTop', {
+      configurable: true,
+      get() { return scrollTop.get.call(this); },
+      set(value) {
+        const before = scrollTop.get.call(this);
+        scrollTop.set.call(this, value);
+        // A set that does not move the view has no scroll event to come.
+        if (scrollTop.get.call(this) === before) return;
+        delete thread.scrollTop;
+        queueMicrotask(() => {
+          thread.dispatchEvent(new WheelEvent('wheel', { deltaY: -2000, bubbles: true }));
+          const start = thread.scrollTop;
+          requestAnimationFrame(() => {
+            // More text arrives with it, as it does all the while an agent streams.
+            window.postMessage({ type: 'threadDeltas', deltas: [{ type: 'textAppended', entryId: 'flood', text: 'More text.\\n\\n' }] }, '*');
+            thread.scrollTop = start - 2000;
+            resolve(thread.scrollTop);
           });
-        },
-      });
-    })`) as number;
-    await harness.page.locator('[data-entry-id="flood"] p', { hasText: paragraphs.at(-1) as string }).waitFor({ timeout: 15_000 });
-    await harness.page.waitForTimeout(500);
-    const after = await thread.evaluate((element) => ({ top: element.scrollTop, fromEnd: element.scrollHeight - element.scrollTop - element.clientHeight }));
-    assert.ok(Math.abs(after.top - readerAt) <= 2, `the reader scrolled to ${readerAt}; the view is at ${after.top}, ${after.fromEnd} px from the end`);
-    assert.ok(after.fromEnd > 1_000, `the rest of the answer is below the reader: ${after.fromEnd} px`);
-    assert.deepEqual(harness.pageErrors, []);
+        });
+      },
+    });
+    `);
   });
 });

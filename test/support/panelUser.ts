@@ -162,6 +162,24 @@ export function processesWithArgument(matches: string | ((arg: string) => boolea
   return pids;
 }
 
+/** What Tandem's log channel holds so far, read from the editor's log files on the server's disk ('' before it has any). */
+export function tandemLogText(userDataDir: string): string {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/(^|[-.])Tandem\.log$/.test(entry.name)) found.push(readFileSync(path, 'utf8'));
+    }
+  };
+  try {
+    walk(join(userDataDir, 'logs'));
+  } catch {
+    return '';
+  }
+  return found.join('\n');
+}
+
 /**
  * The whole text of the output channel `name` once the panel area shows it: select all and copy,
  * since Monaco renders only the visible lines.

@@ -261,7 +261,5 @@ function scratch(name: string, cwd: string | undefined): { home: string; cwd: st
     workdir = path.join(root, "work");
     mkdirSync(workdir);
   }
-  // What an adapter drives (Claude Code's native binary) can still be writing into the scratch HOME
-  // a moment after the adapter's group has ended: the removal retries for up to about 11 s.
-  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) };
+  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }

@@ -59,15 +59,29 @@ const stopAgent: StopAgent = async (session) => {
   if (pgid !== undefined) await waitFor(() => groupMembers(pgid).length === 0, 'the agent and everything it started to end', 10_000, 50);
 };
 
-/** When the test ends: each session's agent stopped (by `stop`) and the session disposed, then `agent` closed. */
+/** The sessions on each agent that its end after the test waits for, with how each is stopped. */
+const sessionsToEnd = new WeakMap<ScriptedRealAgent, { session: SessionController; stop: StopAgent }[]>();
+
+/**
+ * When the test ends: each session's agent stopped (by `stop`) and the session disposed, then `agent`
+ * closed (its scratch HOME removed). A test that opens several sessions on one agent gets one end for
+ * all of them: the HOME goes only once every agent process that writes there has ended.
+ */
 export function endAfterTest(t: TestScope, agent: ScriptedRealAgent, sessions: readonly SessionController[], stop: StopAgent = stopAgent): void {
-  t.after(async () => {
-    for (const session of sessions) {
-      await stop(session);
-      session.dispose();
-    }
-    await agent.close();
-  });
+  let ending = sessionsToEnd.get(agent);
+  if (!ending) {
+    const all: { session: SessionController; stop: StopAgent }[] = [];
+    sessionsToEnd.set(agent, all);
+    ending = all;
+    t.after(async () => {
+      for (const { session, stop: stopIt } of all) {
+        await stopIt(session);
+        session.dispose();
+      }
+      await agent.close();
+    });
+  }
+  ending.push(...sessions.map((session) => ({ session, stop })));
 }
 
 /** A session controller on the real agent as the extension opens one (trusted, in the spec's folder, its frames kept), ended after the test. */

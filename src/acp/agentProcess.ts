@@ -5,7 +5,7 @@ import { LineLog } from '../util/lineLog';
 import type { AgentChannel } from './agentChannel';
 import { inheritedEnvironment } from '../util/inheritedEnvironment';
 import { startReaper, stopGroup } from '../util/processGroup';
-import { runBelowEditor, type AgentPriority } from '../util/processPriority';
+import { startedAt, type AgentPriority } from '../util/processPriority';
 
 export interface AgentLaunch {
   command: string;
@@ -54,7 +54,7 @@ export class AgentProcess implements AgentChannel {
       windowsHide: true,
     });
     // Before the agent starts programs of its own, which inherit its priority.
-    this.priority = launch.priority === 'belowEditor' && this.child.pid !== undefined ? runBelowEditor(this.child.pid) : null;
+    this.priority = startedAt(launch.priority, this.child.pid);
     startReaper(this.child.pid, 'leader');
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.write(chunk));

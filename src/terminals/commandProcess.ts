@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { startReaper, stopGroup } from '../util/processGroup';
-import { runBelowEditor, type AgentPriority } from '../util/processPriority';
+import { startedAt, type AgentPriority } from '../util/processPriority';
 import { OutputBuffer } from './outputBuffer';
 
 export interface CommandLaunch {
@@ -58,7 +58,7 @@ export class CommandProcess implements Disposable {
       windowsHide: true,
     });
     // Before the command starts programs of its own, which inherit its priority.
-    this.priority = launch.priority === 'belowEditor' && this.child.pid !== undefined ? runBelowEditor(this.child.pid) : null;
+    this.priority = startedAt(launch.priority, this.child.pid);
     const take = (chunk: Buffer) => {
       this.output.append(chunk);
       this.dataEmitter.fire(chunk);

@@ -18,6 +18,11 @@ const BELOW_NORMAL = constants.priority.PRIORITY_BELOW_NORMAL;
 /** Linux lets a user change a scheduler group's nice at most once per 100 ms, machine-wide. */
 const AUTOGROUP_RETRY_MS = 110;
 
+/** A process just started at `priority`: lowered (resolving with what was done, for the log), or null when it runs as any program. */
+export function startedAt(priority: AgentPriority | undefined, pid: number | undefined): Promise<string> | null {
+  return priority === 'belowEditor' && pid !== undefined ? runBelowEditor(pid) : null;
+}
+
 /**
  * Lowers the priority of a process Tandem just started in a session of its own (an agent, a
  * command), before it starts any of its own, which inherit it. On Linux with the scheduler's

@@ -1,52 +1,55 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 
 /**
- * The live processes of a process group, from /proc (Linux): zombies do not count, since a
- * container's init may take its time to reap orphans.
+ * The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses):
+ * state(0) ppid(1) pgrp(2) session(3) ... nice(16); null once the process is gone.
  */
-export function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The live (not zombie: a container's init may take its time to reap orphans) processes whose stat fields pass `test`, from /proc (Linux). */
+function liveProcesses(test: (fields: string[], pid: number) => boolean): number[] {
+  const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // After the command name in parentheses: state, ppid, pgrp.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state !== 'Z' && Number(pgrp) === pgid) members.push(Number(name));
+    const fields = statFields(name);
+    if (fields && fields[0] !== 'Z' && test(fields, Number(name))) found.push(Number(name));
   }
-  return members;
+  return found;
+}
+
+/** The live processes of a process group. */
+export function groupMembers(pgid: number): number[] {
+  return liveProcesses((fields) => Number(fields[2]) === pgid);
 }
 
 /** How the scheduler treats a live process: its own nice, and its autogroup's (null where the kernel has none). */
 export function schedulingOf(pid: number): { nice: number; groupNice: number | null; group: string | null } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After the command name: state(0) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime priority nice(16).
-  const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  const fields = statFields(pid);
+  if (!fields) throw new Error(`process ${pid} is gone`);
   let autogroup: RegExpExecArray | null = null;
   try {
     autogroup = /^(\/autogroup-\d+) nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
   } catch {
     // No autogroups in this kernel.
   }
-  return { nice, groupNice: autogroup ? Number(autogroup[2]) : null, group: autogroup?.[1] ?? null };
+  return { nice: Number(fields[16]), groupNice: autogroup ? Number(autogroup[2]) : null, group: autogroup?.[1] ?? null };
 }
 
 /** Live processes that lead a session of their own (as Tandem starts agents) and run in `cwd`. */
 export function sessionLeadersIn(cwd: string): number[] {
-  const leaders: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+  return liveProcesses((fields, pid) => {
+    if (Number(fields[3]) !== pid) return false;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z' && Number(session) === Number(name) && realpathSync(`/proc/${name}/cwd`) === cwd) leaders.push(Number(name));
+      return realpathSync(`/proc/${pid}/cwd`) === cwd;
     } catch {
-      // Gone, or not ours to read.
+      return false; // Gone, or not ours to read.
     }
-  }
-  return leaders;
+  });
 }

@@ -13,9 +13,15 @@
  * cost the renderer a frame every vsync, on both sides alike) and each build's longest frame gap
  * and frames over 50 ms are printed as well.
  *
+ * `--a-settings=<json>` and `--b-settings=<json>` put user settings into that side's settings.json,
+ * so one build can be compared with itself under two settings:
+ *
+ *   node --import tsx bench/compareBuilds.ts dist/tandem.vsix dist/tandem.vsix 200000 6 frames --b-settings='{"tandem.agentPriority":"normal"}'
+ *
  * A diagnostic, not a bench section: `npm run bench` measures the build in dist/ against the raw client.
  */
 import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import { distribution, pairedRatios, type Figure } from './figures';
 import { sumOfCpu, untilIdle } from './processCpu';
@@ -49,16 +55,33 @@ function frameGaps(turns: CodeServerTurn[]): string {
   return `; longest frame gap ${spread(longest, ms)}, frames over 50 ms ${minMedianMax(distribution(over50, 'count'), String)}`;
 }
 
+/** A side's settings as given on the command line: a JSON object, or the error says which option was wrong. */
+function userSettings(option: string, json: string | undefined): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json ?? '{}');
+  } catch (error) {
+    throw new Error(`${option} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${option} must be a JSON object of settings, like {"tandem.agentPriority":"normal"}`);
+  return parsed as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
-  const [a, b] = process.argv.slice(2, 4);
-  const characters = Number(process.argv[4] ?? 50_000);
-  const rounds = Number(process.argv[5] ?? 6);
-  const probeFrames = process.argv[6] === 'frames';
-  if (!a || !b || !existsSync(a) || !existsSync(b)) throw new Error('usage: node --import tsx bench/compareBuilds.ts <a.vsix> <b.vsix> [characters] [rounds]');
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { 'a-settings': { type: 'string', default: '{}' }, 'b-settings': { type: 'string', default: '{}' } } });
+  const [a, b] = positionals;
+  const characters = Number(positionals[2] ?? 50_000);
+  const rounds = Number(positionals[3] ?? 6);
+  const probeFrames = positionals[4] === 'frames';
+  if (!a || !b || !existsSync(a) || !existsSync(b)) throw new Error('usage: node --import tsx bench/compareBuilds.ts <a.vsix> <b.vsix> [characters] [rounds] [frames] [--a-settings=<json>] [--b-settings=<json>]');
+  const settings = [userSettings('--a-settings', values['a-settings']), userSettings('--b-settings', values['b-settings'])] as const;
+  settings.forEach((side, index) => {
+    if (Object.keys(side).length > 0) console.log(`${index === 0 ? 'A' : 'B'}'s settings: ${JSON.stringify(side)}`);
+  });
   const model = await startClaudeModelServer();
   const builds: CodeServerStreaming[] = [];
   try {
-    builds.push(await openCodeServerStreaming(model, a), await openCodeServerStreaming(model, b));
+    builds.push(await openCodeServerStreaming(model, a, settings[0]), await openCodeServerStreaming(model, b, settings[1]));
     const [first, second] = builds as [CodeServerStreaming, CodeServerStreaming];
     const atRest = async () => void await untilIdle(() => sumOfCpu(first.cpuMs(), second.cpuMs()));
     const text = benchMarkdown(characters);

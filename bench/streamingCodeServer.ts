@@ -171,8 +171,11 @@ async function tandemTurn(tandem: TandemWorkbench, meters: CpuMeters, model: Scr
   return { ms: shownAt - enterAt, firstTokenMs: firstAt - enterAt, afterStreamMs: afterStream(model, origin + shownAt), modelRequestMs: modelRequestAfter(model, origin + enterAt), frames, cpu, startCpu: cpuSpent(cpuBefore, await atRequest) };
 }
 
-/** code-server with the packaged extension (`vsix`, or dist/tandem.vsix) and the adapter configured as a user would, the panel on the adapter. */
-export async function openCodeServerStreaming(model: ScriptedModelServer, vsix?: string): Promise<CodeServerStreaming> {
+/**
+ * code-server with the packaged extension (`vsix`, or dist/tandem.vsix) and the adapter configured as a user would, the panel on the adapter;
+ * `settings`: the user's other settings (e.g. `tandem.agentPriority`), in settings.json as a user saves them.
+ */
+export async function openCodeServerStreaming(model: ScriptedModelServer, vsix?: string, settings: Record<string, unknown> = {}): Promise<CodeServerStreaming> {
   const where = tempWorkspace('bench-streaming');
   const claude = claudeAgentSpec(model.url, { cwd: where.workspace });
   const { ANTHROPIC_API_KEY, ...claudeEnv } = claude.env;
@@ -187,7 +190,7 @@ export async function openCodeServerStreaming(model: ScriptedModelServer, vsix?:
       // The key comes from the environment, as the README tells users to keep it.
       env: { ANTHROPIC_API_KEY: ANTHROPIC_API_KEY ?? 'test-key' },
       ...(vsix ? { vsix } : {}),
-      settings: { 'tandem.agents': { [AGENT_ID]: { command: claude.command, args: claude.args, env: claudeEnv } } },
+      settings: { ...settings, 'tandem.agents': { [AGENT_ID]: { command: claude.command, args: claude.args, env: claudeEnv } } },
     });
   } catch (error) {
     await close();

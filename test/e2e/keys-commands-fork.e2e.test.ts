@@ -3,14 +3,14 @@
 // into the editor's secret storage and nowhere else; every contributed command runs from the
 // palette; the real Claude adapter (against a scripted model server) forks a conversation.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
 import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { clearToasts, dismissOverlays, openNewTab, pickAgent, pickedAgent, readOutputChannel, send, startFromPalette, type Toast, toasts, turnEnd } from '../support/panelUser';
+import { clearToasts, dismissOverlays, filesUnder, openNewTab, pickAgent, pickedAgent, readOutputChannel, send, startFromPalette, type Toast, toasts, turnEnd } from '../support/panelUser';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { SAMPLE_WORKSPACE, tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot, webviewFrame } from '../support/workbench';
@@ -29,21 +29,6 @@ async function sendAndWait(text: string, timeoutMs = 30_000): Promise<string | n
   const before = await turns();
   await send(panel, text);
   return turnEnd(panel, before + 1, timeoutMs);
-}
-
-/** Every file under `dir` (bounded in count), for looking for a secret in what the editor wrote. */
-function filesUnder(dir: string, limit = 5_000): string[] {
-  const found: string[] = [];
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      if (found.length >= limit) return;
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else found.push(path);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return found;
 }
 
 /** The palette rows a user can run: package.json's commands minus those its menus hide for good. */

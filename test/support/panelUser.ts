@@ -1,7 +1,7 @@
 // Acting in the Tandem panel of a real workbench as a user does (the message box, the agent
 // picker, the palette), and reading back what a user sees: turn ends, toasts, processes, output.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 
 /** The id of the agent the panel's picker shows. */
@@ -162,22 +162,28 @@ export function processesWithArgument(matches: string | ((arg: string) => boolea
   return pids;
 }
 
-/** What Tandem's log channel holds so far, read from the editor's log files on the server's disk ('' before it has any). */
-export function tandemLogText(userDataDir: string): string {
+/** Every file under `dir` (bounded in count): what the editor wrote, to read its logs or look for a secret in them. */
+export function filesUnder(dir: string, limit = 5_000): string[] {
   const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/(^|[-.])Tandem\.log$/.test(entry.name)) found.push(readFileSync(path, 'utf8'));
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      if (found.length >= limit) return;
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else found.push(path);
     }
   };
+  if (existsSync(dir)) walk(dir);
+  return found;
+}
+
+/** What Tandem's log channel holds so far, read from the editor's log files on the server's disk ('' before it has any). */
+export function tandemLogText(userDataDir: string): string {
   try {
-    walk(join(userDataDir, 'logs'));
+    return filesUnder(join(userDataDir, 'logs')).filter((path) => /(^|[-.])Tandem\.log$/.test(basename(path))).map((path) => readFileSync(path, 'utf8')).join('\n');
   } catch {
-    return '';
+    return ''; // A log came or went while it was read: the next look sees it.
   }
-  return found.join('\n');
 }
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { conversationFrames } from '../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../src/inspector/frameIndex';
 import { recordingHeader, writeRecording } from '../src/inspector/recording';
-import { storeRedaction } from '../src/inspector/slicedRedaction';
+import { storeRedaction } from '../src/redaction/slicedRedaction';
 import { startClaudeModelServer, type ModelTurn, type ScriptedModelServer } from '../test/support/model-servers/claude';
 import { startGeminiModelServer } from '../test/support/model-servers/gemini';
 import { claudeAgentSpec, geminiAgentSpec, REPO_ROOT, type AgentSpec } from '../test/support/real-agents';

@@ -1,6 +1,6 @@
 import type { AgentChannel } from './agentChannel';
 import type { AgentExit } from './agentProcess';
-import { redactSecrets } from '../util/secrets';
+import { redactSecrets } from '../redaction/secrets';
 
 /** The agent process ended while a request to it was open. */
 export class AgentExitedError extends Error {

@@ -4,7 +4,7 @@ import { AcpConnection } from './acpConnection';
 import { AgentProcess, type AgentLaunch } from './agentProcess';
 import type { AgentChannel, AgentStarter } from './agentChannel';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
-import type { FrameListener } from './frames';
+import type { FrameListener } from '../wire/frame';
 import type { Logger } from '../util/logger';
 
 /** One session's side of a shared agent connection. */

@@ -1,21 +1,6 @@
 import { BoundedLog } from '../util/ringBuffer';
-import { RedactedFrames } from './redactedFrames';
-
-/** `in` = agent -> Tandem, `out` = Tandem -> agent. */
-export type FrameDirection = 'in' | 'out';
-
-export interface Frame {
-  at: number;
-  direction: FrameDirection;
-  text: string;
-  /**
-   * The connection (one agent process) the line went over, numbered in the order connections
-   * opened in this window; absent in frames read from older recordings.
-   */
-  connection?: number;
-}
-
-export type FrameListener = (frame: Frame) => void;
+import { RedactedFrames } from '../redaction/redactedFrames';
+import type { Frame, FrameDirection, FrameListener } from '../wire/frame';
 
 /** What a frame counts for against a store's byte budget. */
 const frameBytes = (frame: Frame) => frame.text.length + 32;

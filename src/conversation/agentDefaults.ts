@@ -1,7 +1,7 @@
 import type { AcpConnection } from '../acp/acpConnection';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ThreadModel } from '../thread/threadModel';
-import { errorMessage } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import type { OpenedSession } from './sessionOpening';
 
 /** The mode and config options from tandem.agents, applied once a new session is open. */

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
-import { errorMessage, type Logger } from '../util/logger';
+import { type Logger } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import { historyCapabilities, type HistoryCapabilities, type OpenTarget } from './sessionOpening';
 
 /** What the agent's sessions are reached through in the conversation. */

@@ -3,7 +3,7 @@ import { AgentExitedError, describeExit, exitedSoon } from '../acp/agentExit';
 import type { AgentExit } from '../acp/agentProcess';
 import type { StartupStage } from '../contract/startupView';
 import type { Disposable } from '../util/disposable';
-import { errorMessage } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import type { ConnectionState } from './connectionState';
 import type { AgentAttachment, ConversationBasics } from './sessionOpener';
 import { isAuthRequired } from './signIn';

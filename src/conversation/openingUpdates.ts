@@ -1,8 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { Frame } from '../acp/frames';
+import type { Frame } from '../wire/frame';
 import type { ThreadModel } from '../thread/threadModel';
 import type { Logger } from '../util/logger';
-import { redactSecrets } from '../util/secrets';
+import { redactSecrets } from '../redaction/secrets';
 
 /** More than any real agent sends before answering `session/new`; past it the oldest are dropped, and the log says so. */
 const MAX_HELD = 10_000;

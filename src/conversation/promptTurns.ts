@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { exitedSoon } from '../acp/agentExit';
-import { errorMessage } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import type { AgentAttachment, ConversationBasics } from './sessionOpener';
 import { isAuthRequired } from './signIn';
 import type { PromptText } from './signInFlow';

@@ -2,7 +2,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ConnectionPhase, ConnectionView } from '../contract/viewModel';
-import { errorMessage, type Logger } from '../util/logger';
+import { type Logger } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import type { SessionEnvironment } from './sessionEnvironment';
 import { apiKeyVariable, loginCommand, signInMethods, type LoginCommand, type SignInRunner } from './signIn';
 

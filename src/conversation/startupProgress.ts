@@ -1,6 +1,6 @@
 import { startupStageLabels, startupStages, type StageStateView, type StartupStage, type StartupView } from '../contract/startupView';
 import type { Disposable } from '../util/disposable';
-import { redactSecrets } from '../util/secrets';
+import { redactSecrets } from '../redaction/secrets';
 import { describeExit } from '../acp/agentExit';
 import type { AgentExit } from '../acp/agentProcess';
 

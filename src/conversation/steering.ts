@@ -2,7 +2,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
 import type { SteerOutcomeView } from '../contract/agentExtrasView';
 import type { ThreadModel } from '../thread/threadModel';
-import { errorMessage, type Logger } from '../util/logger';
+import { type Logger } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 
 /**
  * What came of steering a message into the running turn: the agent took it (into the turn, or

@@ -1,4 +1,4 @@
-import type { Frame } from '../acp/frames';
+import type { Frame } from '../wire/frame';
 import type { FrameIndex, IndexedFrame } from './frameIndex';
 
 /** Requests about the connection rather than a session: the ones that open it belong to every session on it. */

@@ -1,4 +1,4 @@
-import type { Frame } from '../acp/frames';
+import type { Frame } from '../wire/frame';
 import { deliveryMarks } from './deliveryCheck';
 import { fidelityReport, type FidelityReport } from './fidelityReport';
 import { buildFrameIndex } from './frameIndex';

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { Frame } from '../acp/frames';
-import { parseFrameText } from '../acp/redact';
+import type { Frame } from '../wire/frame';
+import { parseFrameText } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
 import type { FrameIndex, FrameMark } from './frameIndex';
 

@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Frame } from '../acp/frames';
-import { redactJson } from '../acp/redact';
+import type { Frame } from '../wire/frame';
+import { redactJson } from '../redaction/redact';
 import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
 import { toolKinds } from '../contract/viewModel';
 import type { ChangeOrigin } from '../review/types';

@@ -1,4 +1,4 @@
-import type { Frame, FrameDirection } from '../acp/frames';
+import type { Frame, FrameDirection } from '../wire/frame';
 import type { FrameIndex, IndexedFrame } from './frameIndex';
 
 /** What the inspector shows; every field left null lets every frame through. */

@@ -1,9 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { Frame, FrameDirection } from '../acp/frames';
+import type { Frame, FrameDirection } from '../wire/frame';
 import type { FrameMarkKindView } from '../contract/inspectorView';
-import { parseFrameText } from '../acp/redact';
+import { parseFrameText } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
-import { rpcMessage, type RpcKind, type RpcMessage } from './rpcMessage';
+import { rpcMessage, type RpcKind, type RpcMessage } from '../wire/rpcMessage';
 import { ToolCallAttribution } from './toolCallAttribution';
 
 export type FrameMarkKind = FrameMarkKindView;

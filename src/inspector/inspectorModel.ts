@@ -1,10 +1,10 @@
-import type { Frame } from '../acp/frames';
-import { parseFrameText } from '../acp/redact';
+import type { Frame } from '../wire/frame';
+import { parseFrameText } from '../redaction/redact';
 import type { ConnectionView, FrameFilterView, FrameRowView } from '../contract/inspectorView';
-import { redactSecrets } from '../util/secrets';
+import { redactSecrets } from '../redaction/secrets';
 import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';
-import { redactInSlices, type Redaction } from './slicedRedaction';
+import { redactInSlices, type Redaction } from '../redaction/slicedRedaction';
 import { buildFrameIndex, type FrameIndex, type FrameMark, type IndexedFrame } from './frameIndex';
 
 function isEmpty(filter: FrameFilterView): boolean {

@@ -1,8 +1,8 @@
-import type { Frame, FrameDirection } from '../acp/frames';
-import { parseFrameText } from '../acp/redact';
+import type { Frame, FrameDirection } from '../wire/frame';
+import { parseFrameText } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity, type AgentIdentity } from './agentIdentity';
-import { redactInSlices, type Redaction } from './slicedRedaction';
+import { redactInSlices, type Redaction } from '../redaction/slicedRedaction';
 
 /** The recording format this code writes and reads. */
 export const RECORDING_FORMAT = 1;

@@ -1,6 +1,6 @@
 import { isRecord } from '../util/untrustedJson';
 import type { FrameMark, IndexedFrame } from './frameIndex';
-import type { RpcMessage } from './rpcMessage';
+import type { RpcMessage } from '../wire/rpcMessage';
 
 /** How often something was tried and how it went. */
 export interface Outcomes {

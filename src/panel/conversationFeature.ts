@@ -10,7 +10,7 @@ import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { SessionController } from '../conversation/sessionController';
 import { LEGACY_MODEL_ID, SessionOptions } from '../conversation/sessionOptions';
 import type { SessionFactName } from '../thread/threadModel';
-import { commandViews, usageView } from './usageView';
+import { commandViews, usageView } from '../usage/panel/usageView';
 
 /** The session facts this view shows (the title travels with the tabs). */
 const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions', 'rateLimits']);

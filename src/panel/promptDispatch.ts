@@ -1,11 +1,11 @@
 import type { QueueAction } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
-import { errorMessage } from '../util/logger';
-import type { CheckpointPanel } from './checkpointPanel';
+import { errorMessage } from '../redaction/redactedLog';
+import type { CheckpointPanel } from '../checkpoints/panel/checkpointPanel';
 import type { ConversationFeature } from './conversationFeature';
 import type { PromptInput } from '../conversation/promptQueue';
-import type { ReviewFeedback } from './reviewFeedback';
-import type { ReviewSource } from './reviewSource';
+import type { ReviewFeedback } from '../review/comments/reviewFeedback';
+import type { ReviewSource } from '../review/reviewSource';
 import type { SessionTab } from './sessionTab';
 
 /**

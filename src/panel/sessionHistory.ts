@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { HistoryItemView, HistoryView } from '../contract/sessionTabsView';
-import { errorMessage } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import type { SessionController } from '../conversation/sessionController';
 import type { AgentCatalog } from './agentCatalog';
 import type { OpenConversations } from './openConversations';

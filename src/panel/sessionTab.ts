@@ -5,7 +5,7 @@ import type { TabView } from '../contract/sessionTabsView';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { SessionController, type SessionEnvironment } from '../conversation/sessionController';
 import { PromptQueue } from '../conversation/promptQueue';
-import { TerminalFeed } from './terminalFeed';
+import { TerminalFeed } from '../terminals/panel/terminalFeed';
 import { fallbackTitle, type TranscriptRecord } from './transcripts';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 

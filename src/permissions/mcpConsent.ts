@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
-import { redactValue } from '../acp/redact';
+import { redactValue } from '../redaction/redact';
 import type { McpServerChoice, McpServerOffer, ProjectMcpServer, WithheldMcpServer } from '../agents/mcpServers';
 
 /**

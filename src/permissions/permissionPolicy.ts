@@ -3,8 +3,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
 import type { ToolCallView, ToolKindView } from '../contract/viewModel';
 import { Emitter } from '../util/emitter';
-import { executionControlReason, hasShellExpansion } from '../fs/executionControlFiles';
-import { resolveAgentPath } from '../fs/pathBoundary';
+import { executionControlReason, hasShellExpansion } from '../workspace/executionControlFiles';
+import { resolveAgentPath } from '../workspace/pathBoundary';
 
 /** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
 export interface StoredGrant extends PermissionGrantView {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { redactValue } from '../acp/redact';
+import { redactValue } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
 import { projectRuleFiles } from './projectRules';
 import { readProjectSettingsFiles, type ProjectSettingsFile } from './projectSettingsFiles';

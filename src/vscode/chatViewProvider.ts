@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview } from '../contract/messages';
 import type { ChatPresenter } from '../panel/chatPresenter';
 import { DisposableBase, DisposableStore, toDisposable } from '../util/disposable';
-import { errorMessage, type Logger } from '../util/logger';
+import { type Logger } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 import { renderPanelHtml } from './webviewHtml';
 
 /** Hosts the chat webview view; the presenter owns all state, this only carries messages. */

@@ -1,8 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { isMissing } from '../fs/fileAccess';
-import { errorMessage, type Logger } from '../util/logger';
+import { isMissing } from '../workspace/fileAccess';
+import { type Logger } from '../util/logger';
+import { errorMessage } from '../redaction/redactedLog';
 
 const KEY = /^[\w.-]+$/;
 const SUFFIX = '.json';

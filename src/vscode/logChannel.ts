@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { redactingLogger, type Logger } from '../util/logger';
+import { type Logger } from '../util/logger';
+import { redactingLogger } from '../redaction/redactedLog';
 
 /** The one Tandem log: a LogOutputChannel, so levels and timestamps come from VS Code. */
 export function createLogChannel(): { channel: vscode.LogOutputChannel; logger: Logger } {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { redactJson } from '../acp/redact';
+import { redactJson } from '../redaction/redact';
 import type { TranscriptsState, TranscriptStorage } from '../panel/transcripts';
 
 const KEY = 'tandem.transcripts';

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { readRecording, recordingHeader, writeRecording } from '../../src/inspector/recording';
-import { RecordingReplay } from '../../src/panel/recordingReplay';
+import { RecordingReplay } from '../../src/replay/panel/recordingReplay';
 import { silentLogger } from '../../src/util/logger';
 import { panelPerTest, scriptedPanelPresenter } from '../support/panelPerTest';
 import { scriptedDefinition, scriptedEnvironment, scriptedSession, tempWorkspace } from '../support/sessionBuilders';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Frame } from '../../src/acp/frames';
+import type { Frame } from '../../src/wire/frame';
 import type { FidelityReport } from '../../src/inspector/fidelityReport';
 import { reportOf } from '../support/conversationReportOf';
 import { startClaudeModelServer } from '../support/model-servers/claude';

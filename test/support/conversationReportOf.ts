@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { Frame } from '../../src/acp/frames';
+import type { Frame } from '../../src/wire/frame';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { conversationReport } from '../../src/inspector/conversationReport';
 import type { FidelityReport } from '../../src/inspector/fidelityReport';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
-import { inspectedConversation } from '../../src/panel/inspectedConversation';
+import { inspectedConversation } from '../../src/inspector/panel/inspectedConversation';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { readProjectRules } from '../../src/permissions/projectRules';
 import type { ChangeLedger } from '../../src/review/changeLedger';

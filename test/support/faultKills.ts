@@ -9,7 +9,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, FrameStore } from '../../src/acp/frames';
+import type { FrameStore } from '../../src/acp/frames';
+import type { Frame } from '../../src/wire/frame';
 import type { SessionServices } from '../../src/conversation/sessionEnvironment';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { bundleAgent } from './agentBundle';

@@ -1,5 +1,5 @@
 /** Hand-made JSON-RPC frames for inspector tests: each call is one line, one millisecond after the last. */
-import type { Frame, FrameDirection } from '../../src/acp/frames';
+import type { Frame, FrameDirection } from '../../src/wire/frame';
 
 export class FrameScript {
   readonly frames: Frame[] = [];

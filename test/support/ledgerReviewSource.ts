@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { ReviewRequest, ReviewView } from '../../src/contract/reviewView';
 import type { ChangeLedger } from '../../src/review/changeLedger';
-import type { ReviewSource } from '../../src/panel/reviewSource';
+import type { ReviewSource } from '../../src/review/reviewSource';
 
 /**
  * The real change ledger as the panel's review source, the way the editor's controller offers

@@ -3,7 +3,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSyn
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EditorFsService, type DocumentStore, type FsDecisions } from '../../src/fs/fsService';
+import { EditorFsService, type FsDecisions } from '../../src/workspace/fsService';
+import { type DocumentStore } from '../../src/workspace/documents';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';
 

@@ -1,14 +1,14 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
-import type { FsSessionContext } from '../../src/fs/fsContext';
-import { createSessionFs } from '../../src/fs/sessionFs';
+import type { FsSessionContext } from '../../src/review/fsContext';
+import { createSessionFs } from '../../src/review/sessionFs';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { SessionController } from '../../src/conversation/sessionController';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
-import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
+import { ReviewWriter } from '../../src/review/reviewWriter';
 import { DiskBackedDocuments } from './memoryDocuments';
 import { scriptedEnvironment, scriptedSession, type TestScope } from './sessionBuilders';
 

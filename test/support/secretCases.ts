@@ -5,14 +5,15 @@
  * position, plus look-alikes that must survive. A case is pure and synchronous: `run()` returns
  * undefined when it held, or one line saying what leaked or what was damaged, and where.
  */
-import { FrameRedactor, redactFrames } from '../../src/acp/frameRedaction';
-import type { Frame } from '../../src/acp/frames';
-import { trafficLine } from '../../src/acp/trafficFormat';
+import { FrameRedactor, redactFrames } from '../../src/redaction/frameRedaction';
+import type { Frame } from '../../src/wire/frame';
+import { trafficLine } from '../../src/inspector/trafficFormat';
 import { describeExit } from '../../src/acp/agentExit';
 import type { TranscriptsState } from '../../src/panel/transcripts';
 import { displayCommand } from '../../src/terminals/launch';
 import { LineLog } from '../../src/util/lineLog';
-import { redactingLogger, taggedLogger, type Logger } from '../../src/util/logger';
+import { taggedLogger, type Logger } from '../../src/util/logger';
+import { redactingLogger } from '../../src/redaction/redactedLog';
 import { workspaceTranscripts } from '../../src/vscode/transcriptStorage';
 import { LOOK_ALIKES, SECRET_FORMATS, type SecretFormat } from './secretFormats';
 

@@ -12,7 +12,7 @@ import type { HostToWebview } from '../../src/contract/messages';
 import { SessionController } from '../../src/conversation/sessionController';
 import type { SessionEnvironment } from '../../src/conversation/sessionEnvironment';
 import { ChatPresenter, type EditorActions } from '../../src/panel/chatPresenter';
-import type { ReviewSource } from '../../src/panel/reviewSource';
+import type { ReviewSource } from '../../src/review/reviewSource';
 import type { TranscriptStorage } from '../../src/panel/transcripts';
 import { silentLogger } from '../../src/util/logger';
 import { startScriptedAgentInMemory } from './inMemoryAgent';

@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { CheckpointStore } from '../../src/review/checkpoints';
-import { stateFromJson, stateToJson, emptyState } from '../../src/review/checkpointsIndex';
-import { restoreSummary } from '../../src/review/checkpointsRestore';
+import { CheckpointStore } from '../../src/checkpoints/checkpoints';
+import { stateFromJson, stateToJson, emptyState } from '../../src/checkpoints/checkpointsIndex';
+import { restoreSummary } from '../../src/checkpoints/checkpointsRestore';
 import { silentLogger, type Logger } from '../../src/util/logger';
-import { DirectoryBlobs } from '../../src/vscode/review/checkpointDisk';
+import { DirectoryBlobs } from '../../src/checkpoints/checkpointDisk';
 import { checkpointedWorkspace, memoryIndex, sha256 } from '../support/checkpointHarness';
 
 let root: string;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/contract/viewModel';
-import { conversationRestore } from '../../src/review/checkpointsConversation';
+import { conversationRestore } from '../../src/checkpoints/checkpointsConversation';
 
 const entries: ThreadEntry[] = [
   { kind: 'user', id: 'e1', text: 'Add a test for parse()' },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { CheckpointHostMessage, CheckpointPreviewView } from '../../src/contract/checkpointView';
 import { AgentCatalog } from '../../src/panel/agentCatalog';
-import { CheckpointPanel } from '../../src/panel/checkpointPanel';
+import { CheckpointPanel } from '../../src/checkpoints/panel/checkpointPanel';
 import { OpenConversations } from '../../src/panel/openConversations';
 import type { SessionTab } from '../../src/panel/sessionTab';
 import { checkpointedWorkspace } from '../support/checkpointHarness';

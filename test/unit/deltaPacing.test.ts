@@ -5,7 +5,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { parseWebviewMessage, type HostToWebview } from '../../src/contract/messages';
 import type { ThreadDelta } from '../../src/contract/viewModel';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
-import { allowedInReplay } from '../../src/panel/replayTab';
+import { allowedInReplay } from '../../src/replay/panel/replayTab';
 import { scriptedPresenter } from '../support/sessionBuilders';
 
 const INTERVAL = 16;

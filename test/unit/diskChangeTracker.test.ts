@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { DiskChangeTracker } from '../../src/fs/diskChangeTracker';
+import { DiskChangeTracker } from '../../src/review/diskChangeTracker';
 import type { RecordedChange } from '../../src/review/types';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { MAX_KEPT_FILE_BYTES } from '../../src/fs/diskChangeTracker';
+import { MAX_KEPT_FILE_BYTES } from '../../src/review/diskChangeTracker';
 import { diskReview } from '../support/reviewHarness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

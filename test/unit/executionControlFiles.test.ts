@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolCallView, ToolKindView } from '../../src/contract/viewModel';
-import { executionControlReason, hasShellExpansion } from '../../src/fs/executionControlFiles';
+import { executionControlReason, hasShellExpansion } from '../../src/workspace/executionControlFiles';
 import { PermissionBroker } from '../../src/permissions/permissionBroker';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { ThreadModel } from '../../src/thread/threadModel';

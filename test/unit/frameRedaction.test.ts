@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FrameRedactor, redactFrames } from '../../src/acp/frameRedaction';
-import type { Frame } from '../../src/acp/frames';
-import { REDACTED } from '../../src/util/secrets';
+import { FrameRedactor, redactFrames } from '../../src/redaction/frameRedaction';
+import type { Frame } from '../../src/wire/frame';
+import { REDACTED } from '../../src/redaction/secrets';
 import { generated } from '../support/secretFormats';
 
 let at = 1_000;

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'node:test';
-import { FrameStore, type Frame } from '../../src/acp/frames';
+import { FrameStore } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
 
 const MB = 1024 * 1024;
 const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ReviewFileView, ReviewView } from '../../src/contract/reviewView';
-import { inspectedConversation } from '../../src/panel/inspectedConversation';
-import type { ReviewSource } from '../../src/panel/reviewSource';
+import { inspectedConversation } from '../../src/inspector/panel/inspectedConversation';
+import type { ReviewSource } from '../../src/review/reviewSource';
 import { toDisposable } from '../../src/util/disposable';
 import { scriptedSession } from '../support/sessionBuilders';
 

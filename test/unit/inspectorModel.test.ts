@@ -4,7 +4,7 @@ import { parseInspectorMessage } from '../../src/contract/inspectorView';
 import { NO_FILTER } from '../../src/inspector/frameFilter';
 import { InspectorModel } from '../../src/inspector/inspectorModel';
 import { renderInspectorDocument } from '../../src/panel/panelDocument';
-import { REDACTED } from '../../src/util/secrets';
+import { REDACTED } from '../../src/redaction/secrets';
 import { FrameScript } from '../support/frameBuilders';
 
 const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';

@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FrameRedactor, redactFrames } from '../../src/acp/frameRedaction';
-import { FrameStore, type Frame } from '../../src/acp/frames';
-import { redactFrameText } from '../../src/acp/redact';
-import { redactInSlices } from '../../src/inspector/slicedRedaction';
-import { REDACTED } from '../../src/util/secrets';
+import { FrameRedactor, redactFrames } from '../../src/redaction/frameRedaction';
+import { FrameStore } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
+import { redactFrameText } from '../../src/redaction/redact';
+import { redactInSlices } from '../../src/redaction/slicedRedaction';
+import { REDACTED } from '../../src/redaction/secrets';
 import { longestBlock } from '../support/eventLoopGaps';
 import { generated } from '../support/secretFormats';
 

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
-import { ReviewWriter } from '../../src/vscode/review/reviewWriter';
+import { ReviewWriter } from '../../src/review/reviewWriter';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
-import { onTurnStart } from '../../src/fs/turnStarts';
+import { onTurnStart } from '../../src/review/turnStarts';
 import { reviewedFiles } from '../support/reviewHarness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lineTee, type Frame } from '../../src/acp/frames';
+import { lineTee } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
 
 /** Pushes `chunks` through a tee; returns the frames it reported and the bytes it passed on. */
 async function tee(chunks: Uint8Array[]): Promise<{ frames: string[]; passed: Uint8Array }> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeSkipped, exportFrames, MAX_RECORDING_BYTES, readRecording, RecordingError, writeRecording } from '../../src/inspector/recording';
-import { REDACTED } from '../../src/util/secrets';
+import { REDACTED } from '../../src/redaction/secrets';
 import { FrameScript } from '../support/frameBuilders';
 
 const header = { protocolVersion: 1, agent: { name: 'test-agent', title: 'Test', version: '1.0.0' }, cwd: '/work', recordedAt: '2025-01-01T00:00:00.000Z' };

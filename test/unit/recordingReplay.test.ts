@@ -8,7 +8,7 @@ import type { SessionController } from '../../src/conversation/sessionController
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { readRecording, recordingHeader, writeRecording } from '../../src/inspector/recording';
-import { RecordingReplay } from '../../src/panel/recordingReplay';
+import { RecordingReplay } from '../../src/replay/panel/recordingReplay';
 import { silentLogger } from '../../src/util/logger';
 import { FrameScript } from '../support/frameBuilders';
 import { onTestEnd, scriptedEnvironment, scriptedSession, tempWorkspace, type TestScope } from '../support/sessionBuilders';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { redactFrames } from '../../src/acp/frameRedaction';
-import type { Frame } from '../../src/acp/frames';
-import { trafficLine } from '../../src/acp/trafficFormat';
-import { REDACTED, redactFrameText } from '../../src/acp/redact';
+import { redactFrames } from '../../src/redaction/frameRedaction';
+import type { Frame } from '../../src/wire/frame';
+import { trafficLine } from '../../src/inspector/trafficFormat';
+import { REDACTED, redactFrameText } from '../../src/redaction/redact';
 
 /** The traffic line of one frame, redacted as the traffic channel does. */
 function formatFrame(frame: Frame): string {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
-import { redactFrames } from '../../src/acp/frameRedaction';
-import { FrameStore, type Frame } from '../../src/acp/frames';
-import { storeRedaction } from '../../src/inspector/slicedRedaction';
+import { redactFrames } from '../../src/redaction/frameRedaction';
+import { FrameStore } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
+import { storeRedaction } from '../../src/redaction/slicedRedaction';
 import { exportFrames } from '../../src/inspector/recording';
-import { REDACTED } from '../../src/util/secrets';
+import { REDACTED } from '../../src/redaction/secrets';
 import { FrameScript } from '../support/frameBuilders';
 import { generated } from '../support/secretFormats';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { builtInPresets, resolveAgents } from '../../src/agents/agentConfig';
-import { parseRegistry, registryPlatform, settingsForRegistryAgent } from '../../src/agents/registry';
+import { parseRegistry, registryPlatform, settingsForRegistryAgent } from '../../src/registry/registry';
 import { repoRoot } from '../support/scriptedAgentSpec';
 
 const registry = parseRegistry(JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'registry.json'), 'utf8')));

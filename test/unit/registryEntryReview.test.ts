@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseRegistry, registryPlatform, settingsForRegistryAgent, type RegistryAgent } from '../../src/agents/registry';
-import { dangerousVariableReason, pinnedPackage, reviewRegistryEntry, shown, variableQuestion, withoutVariables, type RegistryEntryReview } from '../../src/agents/registryEntryReview';
+import { parseRegistry, registryPlatform, settingsForRegistryAgent, type RegistryAgent } from '../../src/registry/registry';
+import { dangerousVariableReason, pinnedPackage, reviewRegistryEntry, shown, variableQuestion, withoutVariables, type RegistryEntryReview } from '../../src/registry/registryEntryReview';
 import { repoRoot } from '../support/scriptedAgentSpec';
 
 const platform = registryPlatform('linux', 'x64');

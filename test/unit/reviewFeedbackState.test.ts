@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ChangeLedger } from '../../src/review/changeLedger';
-import { ReviewFeedback } from '../../src/panel/reviewFeedback';
-import type { FeedbackStore, ReviewFeedbackState } from '../../src/panel/reviewFeedbackState';
+import { ReviewFeedback } from '../../src/review/comments/reviewFeedback';
+import type { FeedbackStore, ReviewFeedbackState } from '../../src/review/comments/reviewFeedbackState';
 import { ledgerReviewSource } from '../support/ledgerReviewSource';
 
 const WORKSPACE = '/w';

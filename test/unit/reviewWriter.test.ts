@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { writeFailureMessage } from '../../src/vscode/review/reviewWriter';
+import { writeFailureMessage } from '../../src/review/reviewWriter';
 import { diskReview } from '../support/reviewHarness';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeExit } from '../../src/acp/agentExit';
 import type { TranscriptsState } from '../../src/panel/transcripts';
-import { errorMessage, redactingLogger, taggedLogger } from '../../src/util/logger';
-import { REDACTED } from '../../src/util/secrets';
+import { taggedLogger } from '../../src/util/logger';
+import { errorMessage, redactingLogger } from '../../src/redaction/redactedLog';
+import { REDACTED } from '../../src/redaction/secrets';
 import { workspaceTranscripts } from '../../src/vscode/transcriptStorage';
 import { generated } from '../support/secretFormats';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findSecrets, isSecretName, openSecretStart, REDACTED, redactPieces, redactSecrets, SecretLines } from '../../src/util/secrets';
+import { findSecrets, isSecretName, openSecretStart, REDACTED, redactPieces, redactSecrets, SecretLines } from '../../src/redaction/secrets';
 import { generated, LOOK_ALIKES, SECRET_FORMATS } from '../support/secretFormats';
 
 describe('credential matcher', () => {

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameRedactor } from '../../src/acp/frameRedaction';
-import { redactSecrets } from '../../src/util/secrets';
+import { FrameRedactor } from '../../src/redaction/frameRedaction';
+import { redactSecrets } from '../../src/redaction/secrets';
 
 const MB = 1024 * 1024;
 const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';

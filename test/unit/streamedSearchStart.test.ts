@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameRedactor } from '../../src/acp/frameRedaction';
-import type { Frame } from '../../src/acp/frames';
-import { secretsOfPiece } from '../../src/util/pieceRedaction';
-import { maskPieces, redactSecrets } from '../../src/util/secrets';
+import { FrameRedactor } from '../../src/redaction/frameRedaction';
+import type { Frame } from '../../src/wire/frame';
+import { secretsOfPiece } from '../../src/redaction/pieceRedaction';
+import { maskPieces, redactSecrets } from '../../src/redaction/secrets';
 import { generated, LOOK_ALIKES, SECRET_FORMATS } from '../support/secretFormats';
 
 const PROSE = [

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { FsSessionContext } from '../../src/fs/fsContext';
-import { decodeText, exactText, looksBinary } from '../../src/fs/textContent';
+import type { FsSessionContext } from '../../src/review/fsContext';
+import { decodeText, exactText, looksBinary } from '../../src/workspace/textContent';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';
 

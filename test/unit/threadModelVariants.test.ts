@@ -9,7 +9,7 @@ import { newToolCallView } from '../../src/thread/toolCallMapping';
 import { MemoryGrantStore, PermissionPolicy, toolPaths } from '../../src/permissions/permissionPolicy';
 import { SessionOptions } from '../../src/conversation/sessionOptions';
 import { LegacyModelsReader, parseLegacyModels } from '../../src/acp/legacyModels';
-import { turnUsage, usageView } from '../../src/panel/usageView';
+import { turnUsage, usageView } from '../../src/usage/panel/usageView';
 import { parseProjectRules } from '../../src/permissions/projectRules';
 import { findTrigger, matchCommands } from '../../webview/completionMatch';
 import type { ToolCallView } from '../../src/contract/viewModel';

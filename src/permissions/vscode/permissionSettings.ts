@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { isToolKind, type ToolKindView } from '../../contract/viewModel';
+import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissionPolicy';
+import { projectRuleFiles, readProjectRules } from '../projectRules';
+
+export const AUTO_ALLOW_SETTING = 'tandem.permissions.autoAllow';
+const GRANTS_KEY = 'tandem.permissionGrants';
+
+/** Grants live in the editor's global storage: never inside the project, where `git clean` or a commit could not see them. */
+class MementoGrantStore implements GrantStore {
+  constructor(private readonly memento: vscode.Memento) {}
+
+  load(): StoredGrant[] {
+    const raw = this.memento.get<unknown>(GRANTS_KEY);
+    return Array.isArray(raw) ? raw.filter((grant): grant is StoredGrant => Boolean(grant) && typeof (grant as StoredGrant).id === 'string') : [];
+  }
+
+  save(grants: StoredGrant[]): void {
+    void this.memento.update(GRANTS_KEY, grants);
+  }
+}
+
+/** `{ "claude-code": ["read", "search"], "*": [...] }`: the agent's own entry, else "*". */
+function autoAllowKinds(agentId: string): ToolKindView[] {
+  const setting = vscode.workspace.getConfiguration().get<Record<string, unknown>>(AUTO_ALLOW_SETTING) ?? {};
+  const kinds = setting[agentId] ?? setting['*'];
+  return Array.isArray(kinds) ? kinds.filter(isToolKind) : [];
+}
+
+function roots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+}
+
+/** Tandem's permission policy, its settings, and a watch on the rules agents keep in the project. */
+export function createPermissionPolicy(context: vscode.ExtensionContext): PermissionPolicy {
+  const policy = new PermissionPolicy({
+    workspaceRoots: roots,
+    autoAllowKinds,
+    store: new MementoGrantStore(context.globalState),
+    projectRules: () => readProjectRules(roots()),
+  });
+  const watchers = projectRuleFiles.map((file) => vscode.workspace.createFileSystemWatcher(`**/${file}`));
+  for (const watcher of watchers) {
+    watcher.onDidChange(() => policy.refresh());
+    watcher.onDidCreate(() => policy.refresh());
+    watcher.onDidDelete(() => policy.refresh());
+  }
+  context.subscriptions.push(...watchers, policy, vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(AUTO_ALLOW_SETTING)) policy.refresh();
+  }));
+  return policy;
+}

@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { AgentServerSettings } from '../../agents/agentConfig';
+import { AGENTS_SETTING } from '../../agents/vscode/agentSettings';
+import { DEFAULT_REGISTRY_URL, parseRegistry, registryPlatform, settingsForRegistryAgent, type RegistryAgent } from '../registry';
+import { reviewRegistryEntry, variableQuestion, withoutVariables } from '../registryEntryReview';
+import { type Logger } from '../../util/logger';
+import { errorMessage } from '../../redaction/redactedLog';
+
+export const REGISTRY_URL_SETTING = 'tandem.registryUrl';
+
+/** "Add Agent from Registry…": pick an agent of the ACP registry, confirm what it runs, add it to tandem.agents. */
+export function registerRegistryCommand(logger: Logger, onAdded: (agentId: string) => Promise<void>): vscode.Disposable {
+  return vscode.commands.registerCommand('tandem.addAgentFromRegistry', async () => {
+    const agents = await readRegistry(logger);
+    if (!agents) return;
+    const platform = registryPlatform(process.platform, process.arch);
+    const picked = await vscode.window.showQuickPick(agents.map((agent) => ({
+      label: agent.name,
+      description: [agent.version && `v${agent.version}`, agent.npx ? 'npx' : agent.uvx ? 'uvx' : agent.binary[platform] ? 'download' : 'not for this platform'].filter(Boolean).join(' · '),
+      detail: agent.description,
+      agent,
+    })), { title: 'Add an agent from the ACP registry', matchOnDescription: true, matchOnDetail: true, placeHolder: `${agents.length} agents` });
+    if (!picked) return;
+    let entry;
+    try {
+      entry = settingsForRegistryAgent(picked.agent, platform);
+    } catch (error) {
+      void vscode.window.showErrorMessage(errorMessage(error));
+      return;
+    }
+    const settings = await confirmedSettings(picked.agent, entry.settings, logger);
+    if (!settings) return;
+    const configuration = vscode.workspace.getConfiguration();
+    const current = configuration.get<Record<string, unknown>>(AGENTS_SETTING) ?? {};
+    await configuration.update(AGENTS_SETTING, { ...current, [picked.agent.id]: settings }, vscode.ConfigurationTarget.Global);
+    logger.info(`[registry] added ${picked.agent.id} to ${AGENTS_SETTING}`);
+    if (entry.note) void vscode.window.showInformationMessage(`${picked.agent.name} was added. ${entry.note}`);
+    await onAdded(picked.agent.id);
+  });
+}
+
+async function readRegistry(logger: Logger): Promise<RegistryAgent[] | null> {
+  const url = vscode.workspace.getConfiguration().get<string>(REGISTRY_URL_SETTING) || DEFAULT_REGISTRY_URL;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return parseRegistry(await response.json());
+  } catch (error) {
+    logger.error(`[registry] ${url}: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(`The ACP agent registry could not be read (${errorMessage(error)}).`, 'Show Log')
+      .then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
+    return null;
+  }
+}
+
+/**
+ * The user sees the exact command, arguments and environment and says yes, then says yes to each
+ * dangerous variable on its own (or leaves it out). Closing any question adds nothing.
+ */
+async function confirmedSettings(agent: RegistryAgent, settings: AgentServerSettings, logger: Logger): Promise<AgentServerSettings | null> {
+  const review = reviewRegistryEntry(agent, settings);
+  if ('problem' in review) {
+    logger.warn(`[registry] ${agent.id} not added: ${review.problem}`);
+    void vscode.window.showErrorMessage(`${agent.name} was not added: ${review.problem}.`);
+    return null;
+  }
+  const add = 'Add Agent';
+  if (await vscode.window.showWarningMessage(review.title, { modal: true, detail: review.summary }, add) !== add) return null;
+  const leftOut: string[] = [];
+  for (const variable of review.dangerous) {
+    const question = variableQuestion(agent.name, variable);
+    const keep = `Keep ${variable.name}`;
+    const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, keep, `Leave ${variable.name} Out`);
+    if (!choice) return null;
+    if (choice !== keep) leftOut.push(variable.name);
+  }
+  if (leftOut.length > 0) logger.info(`[registry] ${agent.id}: left out ${leftOut.join(', ')}`);
+  return withoutVariables(review.settings, leftOut);
+}

@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { TerminalMirrorHandle } from '../../panel/chatPresenter';
+import type { SessionContext } from '../../conversation/sessionController';
+import type { LoginCommand, LoginResult, SignInRunner } from '../../conversation/signIn';
+import type { TerminalDisplays } from '../terminalDisplays';
+import { TerminalService } from '../terminalService';
+import { DisposableBase, toDisposable } from '../../util/disposable';
+import type { Logger } from '../../util/logger';
+import { TerminalMirrors } from './terminalMirror';
+import { readAgentPriority } from '../../agents/vscode/agentSettings';
+
+/** Login programs run in a real VS Code terminal, where the user can type; its exit ends the wait. */
+class SignInTerminals extends DisposableBase implements SignInRunner {
+  private readonly waiting = new Set<() => void>();
+
+  constructor() {
+    super();
+    this.register(toDisposable(() => {
+      for (const stop of this.waiting) stop();
+    }));
+  }
+
+  runLogin(login: LoginCommand): Promise<LoginResult> {
+    const terminal = vscode.window.createTerminal({
+      name: login.label,
+      shellPath: login.command,
+      shellArgs: login.args,
+      env: login.env,
+      cwd: login.cwd,
+      iconPath: new vscode.ThemeIcon('account'),
+    });
+    terminal.show(false);
+    return new Promise((resolve) => {
+      const stop = () => {
+        subscription.dispose();
+        this.waiting.delete(stop);
+        resolve({ exitCode: terminal.exitStatus?.code ?? null });
+      };
+      // VS Code closes a terminal whose program exited; its exit status says how.
+      const subscription = vscode.window.onDidCloseTerminal((closed) => {
+        if (closed === terminal) stop();
+      });
+      this.waiting.add(stop);
+    });
+  }
+}
+
+/** A command's folder outside the workspace runs only after the user agrees, once per folder. */
+async function allowCwdOutsideRoots(cwd: string): Promise<boolean> {
+  const allow = 'Allow';
+  const answer = await vscode.window.showWarningMessage(
+    `The agent wants to run a command in ${cwd}, outside this workspace.`,
+    { modal: true, detail: 'Commands can read and change anything in that folder.' },
+    allow,
+  );
+  return answer === allow;
+}
+
+/** Terminals for sessions: `terminal/*` served with real processes, mirrors in the terminal panel, sign-in. */
+export function createTerminalFeature(context: vscode.ExtensionContext, logger: Logger) {
+  const signIn = new SignInTerminals();
+  context.subscriptions.push(signIn);
+  return {
+    signIn,
+    createTerminals: (session: SessionContext) => new TerminalService({
+      cwd: session.cwd,
+      roots: () => vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath) ?? [session.cwd],
+      displays: session.terminalDisplays,
+      logger,
+      allowCwdOutsideRoots,
+      priority: readAgentPriority,
+    }),
+    mirrorTerminals: (displays: TerminalDisplays): TerminalMirrorHandle => new TerminalMirrors(displays),
+  };
+}

@@ -1,0 +1,152 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { FsPort } from '../acp/clientPorts';
+import type { Disposable } from '../util/disposable';
+import type { Logger } from '../util/logger';
+import type { DocumentStore } from './documents';
+import { assertLeadsTo, danglingLinkRefusal, FileRefused, readRegularFile } from './fileAccess';
+import { executionControlReason } from './executionControlFiles';
+import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
+import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
+
+/** Decisions only the user can make. */
+export interface FsDecisions {
+  /** An agent wants a path outside the session's roots. */
+  allowOutsideRoots(path: string, operation: 'read' | 'write'): Promise<boolean>;
+  /** The user changed the file after the agent last read it. */
+  overwriteUserChanges(path: string, userText: string, agentText: string): Promise<boolean>;
+  /** The agent writes a file that controls what runs (git hooks, tasks, agent settings): asked every time. */
+  allowExecutionControlWrite(path: string, reason: string): Promise<boolean>;
+}
+
+export interface ChangeRecorder {
+  /** `owner`: the session that made the change (its key). */
+  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }, owner?: string): void;
+}
+
+export interface FsServiceOptions {
+  cwd: string;
+  roots(): readonly string[];
+  documents: DocumentStore;
+  decisions: FsDecisions;
+  changes: ChangeRecorder;
+  /** The edit tool call a write most likely belongs to (agents do not say). */
+  currentEditToolCall(): string | undefined;
+  /**
+   * How to answer a read of a file that does not exist: the spec's "resource not found"
+   * error, or empty text for agents that can only create files that way (see agentQuirks).
+   */
+  missingFileReadsAsEmpty(): boolean;
+  logger: Logger;
+}
+
+/**
+ * `fs/*` served from the editor. Reads see unsaved text; writes become undoable edits that
+ * keep the file's line endings and BOM and enter the change ledger; nothing outside the
+ * session's roots is touched without the user's yes; a user's newer edits are not clobbered.
+ */
+export class EditorFsService implements FsPort, Disposable {
+  /** What the agent last saw of each file, to notice the user changing it in between. */
+  private readonly lastSeen = new Map<string, string>();
+  private readonly outsideAllowed = new Set<string>();
+
+  constructor(private readonly options: FsServiceOptions) {}
+
+  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    const target = await this.checkedPath(params.path, 'read');
+    const text = await this.currentText(target);
+    if (text === null) {
+      if (this.options.missingFileReadsAsEmpty()) return { content: '' };
+      throw acp.RequestError.resourceNotFound(target.path);
+    }
+    this.lastSeen.set(workingPath(target), text);
+    return { content: sliceLines(text, params.line, params.limit) };
+  }
+
+  async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+    const target = await this.checkedPath(params.path, 'write');
+    const path = workingPath(target);
+    const before = await this.currentText(target);
+    const seen = this.lastSeen.get(path);
+    const next = before === null ? params.content : conformTo(shapeOf(before), params.content);
+    if (before !== null && seen !== undefined && seen !== before && before !== next) {
+      const overwrite = await this.options.decisions.overwriteUserChanges(path, before, next);
+      if (!overwrite) {
+        throw acp.RequestError.invalidRequest({ path }, `The user changed ${path} after you read it and kept their version. Read the file again before editing it.`);
+      }
+    }
+    let after = next;
+    if (before !== next) {
+      await this.confirmExecutionControl(path);
+      // The question above, or the read, gave time to swap a link: the write goes where the check said, or nowhere.
+      try {
+        assertLeadsTo(target.path, target.realPath);
+      } catch (error) {
+        throw asAgentError(error);
+      }
+      after = await this.options.documents.write(path, next).catch((error: unknown) => {
+        throw asAgentError(error);
+      });
+      this.options.changes.record(path, { before, after, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
+    }
+    this.lastSeen.set(path, after);
+    return {};
+  }
+
+  dispose(): void {
+    this.lastSeen.clear();
+  }
+
+  /** No grant, auto-allow or earlier yes covers a file that decides what runs next. */
+  private async confirmExecutionControl(path: string): Promise<void> {
+    const reason = executionControlReason(path, this.options.roots());
+    if (reason === null || (await this.options.decisions.allowExecutionControlWrite(path, reason))) return;
+    throw acp.RequestError.invalidParams({ path }, `Refused: ${path} controls what runs (${reason}) and the user did not allow this write.`);
+  }
+
+  private async checkedPath(requested: string, operation: 'read' | 'write'): Promise<ResolvedPath> {
+    const resolved = resolveAgentPath(requested, this.options.cwd, this.options.roots());
+    if (resolved.unusable !== undefined) throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${JSON.stringify(requested)} names no file: ${resolved.unusable}.`);
+    if (operation === 'write' && resolved.danglingLink) throw asAgentError(danglingLinkRefusal(resolved.path, resolved.realPath));
+    if (resolved.inside || this.outsideAllowed.has(`${operation}:${resolved.realPath}`)) return resolved;
+    const shown = shownPath(resolved);
+    this.options.logger.warn(`agent asked to ${operation} ${shown}, outside the workspace`);
+    if (!(await this.options.decisions.allowOutsideRoots(shown, operation))) {
+      throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${shown} is outside the workspace and the user did not allow this ${operation}.`);
+    }
+    this.outsideAllowed.add(`${operation}:${resolved.realPath}`);
+    return resolved;
+  }
+
+  /**
+   * The text the user sees: the open buffer, else the disk (null when the file does not exist).
+   * The disk read opens the checked real path itself, so a link swapped after the check changes nothing.
+   */
+  private async currentText(target: ResolvedPath): Promise<string | null> {
+    const open = this.options.documents.openText(workingPath(target));
+    if (open !== undefined) return open;
+    const bytes = await readRegularFile(target.realPath, MAX_TEXT_FILE_BYTES).catch((error: unknown) => {
+      throw asAgentError(error);
+    });
+    if (bytes === null) return null;
+    if (looksBinary(bytes)) throw acp.RequestError.invalidParams({ path: target.path }, `${target.path} is a binary file, not text.`);
+    return decodeText(bytes);
+  }
+}
+
+/**
+ * Inside the workspace a file goes by the name the agent used, which is the one its editor has;
+ * outside, by the real file the user allowed, so no link can later point the name elsewhere.
+ */
+function workingPath(target: ResolvedPath): string {
+  return target.inside ? target.path : target.realPath;
+}
+
+function shownPath(resolved: ResolvedPath): string {
+  if (resolved.danglingLink) return `${resolved.path} (a link to ${resolved.realPath}, which does not exist)`;
+  return resolved.realPath === resolved.path ? resolved.path : `${resolved.path} (really ${resolved.realPath})`;
+}
+
+/** A file refusal reaches the agent as an invalid-params error with its sentence; other errors as they are. */
+function asAgentError(error: unknown): unknown {
+  return error instanceof FileRefused ? acp.RequestError.invalidParams({ path: error.path }, error.message) : error;
+}

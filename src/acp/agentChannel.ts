@@ -1,6 +1,26 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
-import type { AgentExit, AgentLaunch } from './agentProcess';
+import type { AgentPriority } from '../util/processPriority';
+
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  /** Added to the inherited environment (the editor's internal variables are not inherited). */
+  env: Record<string, string>;
+  cwd: string;
+  /** How the agent shares the CPU with the editor (tandem.agentPriority); absent: as any program. */
+  priority?: AgentPriority;
+}
+
+export interface AgentExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when Tandem asked the process to stop. */
+  requested: boolean;
+  /** Set when the process could not be started at all. */
+  spawnError: string | null;
+  stderrTail: string[];
+}
 
 /**
  * What a connection needs from an agent: its two byte streams, how it ends, and its log.

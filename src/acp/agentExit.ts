@@ -1,5 +1,5 @@
 import type { AgentChannel } from './agentChannel';
-import type { AgentExit } from './agentProcess';
+import type { AgentExit } from './agentChannel';
 import { redactSecrets } from '../redaction/secrets';
 
 /** The agent process ended while a request to it was open. */

@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import * as sdk from '@agentclientprotocol/sdk';
 import { AcpConnection } from './acpConnection';
-import { AgentProcess, type AgentLaunch } from './agentProcess';
+import { AgentProcess } from './agentProcess';
+import { type AgentLaunch } from './agentChannel';
 import type { AgentChannel, AgentStarter } from './agentChannel';
 import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
 import type { FrameListener } from '../wire/frame';

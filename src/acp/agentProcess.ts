@@ -2,30 +2,10 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { LineLog } from '../util/lineLog';
-import type { AgentChannel } from './agentChannel';
+import type { AgentChannel, AgentExit, AgentLaunch } from './agentChannel';
 import { inheritedEnvironment } from '../util/inheritedEnvironment';
 import { startReaper, stopGroup } from '../util/processGroup';
 import { startedAt, type AgentPriority } from '../util/processPriority';
-
-export interface AgentLaunch {
-  command: string;
-  args: string[];
-  /** Added to the inherited environment (the editor's internal variables are not inherited). */
-  env: Record<string, string>;
-  cwd: string;
-  /** How the agent shares the CPU with the editor (tandem.agentPriority); absent: as any program. */
-  priority?: AgentPriority;
-}
-
-export interface AgentExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** True when Tandem asked the process to stop. */
-  requested: boolean;
-  /** Set when the process could not be started at all. */
-  spawnError: string | null;
-  stderrTail: string[];
-}
 
 const KILL_GRACE_MS = 1500;
 

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { toolKinds } from '../contract/viewModel';
+import { toolKinds } from '../contract/toolKinds';
 
 /**
  * A discriminated check for the `session/update` shapes agents send on every token, so those

@@ -4,7 +4,8 @@
  * thread already carries, bounded in time (an edit-length budget) and in lines shown.
  */
 import { structuredPatch } from 'diff';
-import { fileChangingKinds, type ToolCallView, type ToolContentView, type ToolKindView } from './viewModel';
+import { type ToolCallView, type ToolContentView } from './viewModel';
+import { fileChangingKinds, type ToolKindView } from './toolKinds';
 
 export type DiffContent = Extract<ToolContentView, { type: 'diff' }>;
 

@@ -3,7 +3,7 @@
  * commands, what the prompt may carry, and Tandem's own permission policy. Plain data shared by
  * the host and the webview.
  */
-import type { ToolKindView } from './viewModel';
+import type { ToolKindView } from './toolKinds';
 import type { RateLimitView } from './agentExtrasView';
 
 /** Where a picker's value goes: `session/set_config_option`, legacy `session/set_mode` or `session/set_model`. */

@@ -3,17 +3,7 @@
  * no ACP SDK types, so the webview bundle stays small and the contract stays explicit.
  */
 
-/** ACP's tool kinds, the one list (package.json's `tandem.permissions.autoAllow` enum is checked against it). */
-export const toolKinds = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
-
-export type ToolKindView = (typeof toolKinds)[number];
-
-/** Kinds whose tool calls change files: their paths are snapshotted for review. */
-export const fileChangingKinds: ReadonlySet<string> = new Set<ToolKindView>(['edit', 'delete', 'move']);
-
-export function isToolKind(kind: unknown): kind is ToolKindView {
-  return typeof kind === 'string' && (toolKinds as readonly string[]).includes(kind);
-}
+import type { ToolKindView } from './toolKinds';
 
 /** ACP statuses plus the client's own "cancelled" (the user stopped the turn). */
 export type ToolStatusView = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';

@@ -1,6 +1,6 @@
 import { describeConnectionFailure, sentByAgent, type ConnectionFailure } from '../acp/acpConnection';
 import { AgentExitedError, describeExit, exitedSoon } from '../acp/agentExit';
-import type { AgentExit } from '../acp/agentProcess';
+import type { AgentExit } from '../acp/agentChannel';
 import type { StartupStage } from '../contract/startupView';
 import type { Disposable } from '../util/disposable';
 import { errorMessage } from '../redaction/redactedLog';

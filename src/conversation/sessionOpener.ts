@@ -3,7 +3,7 @@ import type { AcpConnection } from '../acp/acpConnection';
 import type { AgentChannel } from '../acp/agentChannel';
 import { AgentExitedError, errorDetails, raceExit } from '../acp/agentExit';
 import { hostFor, type AgentHost, type AgentHostPool, type HostedSession } from '../acp/agentHost';
-import type { AgentLaunch } from '../acp/agentProcess';
+import type { AgentLaunch } from '../acp/agentChannel';
 import type { ClientPorts } from '../acp/clientPorts';
 import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';

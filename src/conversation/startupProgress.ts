@@ -2,7 +2,7 @@ import { startupStageLabels, startupStages, type StageStateView, type StartupSta
 import type { Disposable } from '../util/disposable';
 import { redactSecrets } from '../redaction/secrets';
 import { describeExit } from '../acp/agentExit';
-import type { AgentExit } from '../acp/agentProcess';
+import type { AgentExit } from '../acp/agentChannel';
 
 /**
  * How long each stage of a start may take before it counts as stalled. An agent that never

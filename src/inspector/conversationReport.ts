@@ -1,6 +1,7 @@
 import type { Frame } from '../wire/frame';
 import { deliveryMarks } from './deliveryCheck';
-import { fidelityReport, type FidelityReport } from './fidelityReport';
+import { fidelityReport } from './fidelityReport';
+import { type FidelityReport } from './fidelityReportShape';
 import { buildFrameIndex } from './frameIndex';
 import type { InspectedConversation } from './inspectedConversation';
 

@@ -2,13 +2,14 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Frame } from '../wire/frame';
 import { redactJson } from '../redaction/redact';
 import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
-import { toolKinds } from '../contract/viewModel';
+import { toolKinds } from '../contract/toolKinds';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity, type AgentIdentity } from './agentIdentity';
 import { buildFrameIndex, type FrameMark, type FrameMarkKind } from './frameIndex';
 import { emptyOutcomes, TrafficFacts, type Outcomes, type ToolFacts } from './trafficFacts';
 import { reportSummary } from './reportSummary';
+import type { CapabilityUse, ClientMethodUse, Counted, FidelityReport, FileArrival, FileChangeFact, ToolAccess } from './fidelityReportShape';
 
 /** One file the review ledger holds for the conversation. */
 export interface LedgerFile {
@@ -28,66 +29,6 @@ export interface ReportInputs {
   tandemGrants: readonly PermissionGrantView[];
   /** What `deliveryMarks` found over the same frames: updates the SDK dropped or changed on the way. */
   deliveryMarks?: ReadonlyMap<number, FrameMark>;
-}
-
-/** An agent capability, whether the agent declared it, and what happened when Tandem used it. */
-export interface CapabilityUse extends Outcomes {
-  capability: string;
-  method: string;
-  declared: boolean;
-}
-
-/** A client method, whether Tandem advertised it, and how often the agent called it. */
-export interface ClientMethodUse extends Outcomes {
-  method: string;
-  advertised: boolean;
-}
-
-/** How a file change reached the user. */
-export type FileArrival = 'editor' | 'disk' | 'diffOnly' | 'unannounced';
-
-export interface FileChangeFact {
-  path: string;
-  arrival: FileArrival;
-  toolCallIds: string[];
-}
-
-export interface ToolAccess {
-  toolCallId: string;
-  title: string;
-  kind: string;
-  paths: string[];
-  asked: boolean;
-}
-
-export interface Counted {
-  name: string;
-  count: number;
-}
-
-export interface FidelityReport {
-  agentLabel: string;
-  agent: AgentIdentity | null;
-  protocolVersion: number | null;
-  capabilities: CapabilityUse[];
-  promptContent: { type: string; declared: boolean; sent: number }[];
-  mcpTransports: { transport: string; declared: boolean }[];
-  authMethods: { id: string; name: string }[];
-  clientMethods: ClientMethodUse[];
-  files: FileChangeFact[];
-  permissions: { kind: string; toolCalls: number; asked: number }[];
-  /** Tool calls a loaded session replayed from its history: counted nowhere else in the report. */
-  replayedToolCalls: number;
-  silentReads: ToolAccess[];
-  outsideWorkspace: ToolAccess[];
-  projectRules: ProjectRulesView[];
-  tandemGrants: PermissionGrantView[];
-  updateKinds: Counted[];
-  metaKeys: Counted[];
-  marked: { index: number; kind: FrameMarkKind; reason: string }[];
-  /** Requests the agent sent that Tandem answered "method not found". */
-  unserved: Counted[];
-  summary: string;
 }
 
 /** Agent capabilities as `initialize` declares them, by the method each one allows. */

@@ -1,4 +1,4 @@
-import type { ClientMethodUse, CapabilityUse, FidelityReport, FileArrival } from './fidelityReport';
+import type { ClientMethodUse, CapabilityUse, FidelityReport, FileArrival } from './fidelityReportShape';
 
 /** Agent-controlled text goes into the document as text: nothing in it can make markup or a link. */
 function text(value: string): string {

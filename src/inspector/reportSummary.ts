@@ -1,4 +1,4 @@
-import type { FidelityReport } from './fidelityReport';
+import type { FidelityReport } from './fidelityReportShape';
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

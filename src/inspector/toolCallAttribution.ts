@@ -1,4 +1,4 @@
-import { fileChangingKinds } from '../contract/viewModel';
+import { fileChangingKinds } from '../contract/toolKinds';
 import { isRecord } from '../util/untrustedJson';
 
 interface ToolState {

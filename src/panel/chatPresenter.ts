@@ -5,7 +5,7 @@ import { emptyReview } from '../contract/reviewView';
 import type { TerminalAction } from '../contract/terminalView';
 import type { PanelState } from '../contract/viewModel';
 import type { SessionController, SessionEnvironment } from '../conversation/sessionController';
-import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import type { TerminalDisplays, TerminalMirrorHandle } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { AgentCatalog } from './agentCatalog';
@@ -24,11 +24,6 @@ import type { TabListener } from './sessionTab';
 import { TranscriptSaver, type TranscriptStorage } from './transcripts';
 import { WebviewStream } from './webviewStream';
 import type { WorkspaceUse } from './workspaceUse';
-
-/** A session's terminals mirrored in the editor's terminal panel. */
-export interface TerminalMirrorHandle extends Disposable {
-  reveal(terminalId: string): void;
-}
 
 /** What only the editor can do for the panel. */
 export interface EditorActions {

@@ -4,7 +4,7 @@ import type { SessionController, SessionEnvironment } from '../conversation/sess
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { Disposable } from '../util/disposable';
 import type { AgentCatalog } from './agentCatalog';
-import type { TerminalMirrorHandle } from './chatPresenter';
+import type { TerminalMirrorHandle } from '../terminals/terminalDisplays';
 import type { MessageHandlers } from './panelMessages';
 import { SessionTab, type TabListener } from './sessionTab';
 import type { TranscriptRecord, TranscriptsState } from './transcripts';

@@ -1,7 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
-import type { ToolCallView, ToolKindView } from '../contract/viewModel';
+import type { ToolCallView } from '../contract/viewModel';
+import type { ToolKindView } from '../contract/toolKinds';
 import { Emitter } from '../util/emitter';
 import { executionControlReason, hasShellExpansion } from '../workspace/executionControlFiles';
 import { resolveAgentPath } from '../workspace/pathBoundary';

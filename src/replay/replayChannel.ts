@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { AgentChannel } from '../acp/agentChannel';
-import type { AgentExit } from '../acp/agentProcess';
+import type { AgentExit } from '../acp/agentChannel';
 import type { Frame } from '../wire/frame';
 import { parseFrameText } from '../redaction/redact';
 import { toDisposable, type Disposable } from '../util/disposable';

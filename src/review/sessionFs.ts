@@ -1,7 +1,7 @@
 import { quirksOf } from '../acp/agentQuirks';
 import type { FsPort } from '../acp/clientPorts';
 import type { Disposable } from '../util/disposable';
-import { fileChangingKinds } from '../contract/viewModel';
+import { fileChangingKinds } from '../contract/toolKinds';
 import { DiskChangeTracker } from './diskChangeTracker';
 import { onTurnStart } from './turnStarts';
 import type { FsSessionContext } from './fsContext';

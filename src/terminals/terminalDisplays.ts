@@ -198,3 +198,8 @@ export class TerminalDisplays implements Disposable {
     };
   }
 }
+
+/** A session's terminals mirrored in the editor's terminal panel. */
+export interface TerminalMirrorHandle extends Disposable {
+  reveal(terminalId: string): void;
+}

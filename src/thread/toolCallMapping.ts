@@ -1,7 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import {
-  isToolKind, type LocationView, type PermissionOptionView, type PlanItemView, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView,
-} from '../contract/viewModel';
+import { type LocationView, type PermissionOptionView, type PlanItemView, type ToolCallView, type ToolContentView, type ToolStatusView } from '../contract/viewModel';
+import { isToolKind, type ToolKindView } from '../contract/toolKinds';
 import { parentToolCallIdOf } from './agentMeta';
 
 export function toToolKind(kind: string | null | undefined): ToolKindView {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { subagentSummary } from '../../src/contract/agentExtrasView';
+import { subagentSummary } from '../../src/contract/subagentSummary';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startOpenAIModelServer } from '../support/model-servers/openai';

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Frame } from '../../src/wire/frame';
-import type { FidelityReport } from '../../src/inspector/fidelityReport';
+import type { FidelityReport } from '../../src/inspector/fidelityReportShape';
 import { reportOf } from '../support/conversationReportOf';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';

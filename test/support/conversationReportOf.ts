@@ -3,7 +3,7 @@ import type { Frame } from '../../src/wire/frame';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { conversationReport } from '../../src/inspector/conversationReport';
-import type { FidelityReport } from '../../src/inspector/fidelityReport';
+import type { FidelityReport } from '../../src/inspector/fidelityReportShape';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { inspectedConversation } from '../../src/inspector/panel/inspectedConversation';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';

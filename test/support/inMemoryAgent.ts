@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentChannel, AgentStarter } from '../../src/acp/agentChannel';
-import type { AgentExit, AgentLaunch } from '../../src/acp/agentProcess';
+import type { AgentExit, AgentLaunch } from '../../src/acp/agentChannel';
 import type { Disposable } from '../../src/util/disposable';
 import { LineLog } from '../../src/util/lineLog';
 import { serveScriptedAgent } from './scriptedAgentServer';

@@ -5,7 +5,7 @@
  */
 import { PassThrough, type Writable } from 'node:stream';
 import type { AgentChannel, AgentStarter } from '../../src/acp/agentChannel';
-import type { AgentExit } from '../../src/acp/agentProcess';
+import type { AgentExit } from '../../src/acp/agentChannel';
 import { AgentProcess } from '../../src/acp/agentProcess';
 import type { Disposable } from '../../src/util/disposable';
 import { startScriptedAgentInMemory } from './inMemoryAgent';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compactionText, rateLimitText, subagentSummary, subagentSummaryText } from '../../src/contract/agentExtrasView';
+import { compactionText, rateLimitText } from '../../src/contract/agentExtrasView';
+import { subagentSummary, subagentSummaryText } from '../../src/contract/subagentSummary';
 import { formatTokens } from '../../src/contract/usageText';
 import type { PromptQueueView } from '../../src/contract/conversationView';
 import type { ThreadEntry } from '../../src/contract/viewModel';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, posix, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
@@ -28,52 +28,103 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
   return specifiers.filter((_, i) => lines.has(i + 1));
 }
 
-const FOLDERS = ['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'inspector', 'demo-agent', 'permissions', 'elicitation', 'conversation', 'panel', 'vscode'];
-const ABOVE_PURE = ['conversation', 'panel', 'permissions', 'elicitation', 'vscode', 'extension'];
+/** The order of units, lowest first: each may import only the units before it (the table the lint config must implement). */
+const CORE = [
+  'util', 'wire', 'contract', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'workspace', 'review', 'checkpoints',
+  'permissions', 'elicitation', 'terminals', 'inspector', 'replay', 'conversation',
+].map((folder) => `src/${folder}`);
+const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
+const VSCODE = [
+  'src/workspace/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode', 'src/agents/vscode', 'src/terminals/vscode',
+  'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode', 'src/extension.ts',
+];
+const ORDER = [...CORE, ...PANEL, ...VSCODE];
+const DEMO_AGENT = 'src/demo-agent';
 
-/** What each folder of src may not import (the layer table the lint config must implement). */
-const DENIED: Record<string, readonly string[]> = {
-  ...Object.fromEntries(['acp', 'thread', 'review', 'fs', 'terminals', 'agents', 'contract', 'util', 'inspector', 'demo-agent'].map((folder) => [folder, ABOVE_PURE])),
-  permissions: ['conversation', 'panel', 'vscode', 'extension'],
-  elicitation: ['conversation', 'panel', 'vscode', 'extension'],
-  conversation: ['panel', 'vscode', 'extension'],
-  panel: ['vscode', 'extension'],
-};
+/** What an import names: a folder, or a file without its extension. */
+const importPath = (unit: string) => unit.replace(/\.ts$/, '');
+/** Places in no unit: another program, and folders not (yet) in the order, which nobody may import. */
+const OUTSIDE = ['webview', 'src/newFolder', 'src/thread/vscode', 'src/conversation/panel'];
 
-/** Spellings of a path from `src/<zone>/<nesting>probe.ts` to `src/<target>`: next door, via the repo root, with an extension. */
-function spellings(nesting: string, target: string): string[] {
-  const ups = '../'.repeat(nesting.split('/').length);
-  const rest = target === 'extension' ? 'extension' : `${target}/x`;
-  return [`${ups}${rest}`, `${ups}../src/${rest}`, `${ups}${rest}.js`];
+/** A file each unit owns: in its folder (or the unit itself for src/extension.ts); a core owns its other subfolders. */
+function targetsOf(unit: string): string[] {
+  if (unit.endsWith('.ts')) return [importPath(unit)];
+  return CORE.includes(unit) ? [`${unit}/x`, `${unit}/sub/x`] : [`${unit}/x`];
+}
+
+/** Probe files of a unit: at its top and two folders down. */
+function probesOf(unit: string): string[] {
+  return unit.endsWith('.ts') ? [unit] : [`${unit}/probe.ts`, `${unit}/inner/deeper/probe.ts`];
+}
+
+/** Spellings of a path from `file` to `target` (both from the repo root): next door, via the repo root, with an extension. */
+function spellings(file: string, target: string): string[] {
+  const nextDoor = posix.relative(posix.dirname(file), target);
+  const relativePath = nextDoor.startsWith('../') ? nextDoor : `./${nextDoor}`;
+  const toRoot = '../'.repeat(posix.dirname(file).split('/').length);
+  return [relativePath, `${toRoot}${target}`, `${relativePath}.js`];
+}
+
+/** Each unit's probes, with the targets it may not import: every unit after it and everything outside the order. */
+function zones(): { unit: string; denied: string[] }[] {
+  const outside = [DEMO_AGENT, ...OUTSIDE].map((place) => `${place}/x`);
+  return [
+    ...ORDER.map((unit, i) => ({ unit, denied: [...ORDER.slice(i + 1).flatMap(targetsOf), ...outside] })),
+    { unit: DEMO_AGENT, denied: [...ORDER.flatMap(targetsOf), ...OUTSIDE.map((place) => `${place}/x`)] },
+  ];
 }
 
 describe('layer rules in eslint.config.mjs', () => {
-  test('each src folder imports exactly the folders its layer allows, from any depth, however the path is spelled', async () => {
-    for (const [zone, denied] of Object.entries(DENIED)) {
-      for (const nesting of ['', 'inner/deeper/']) {
-        const file = `src/${zone}/${nesting}probe.ts`;
-        const all = [...FOLDERS, 'extension'].flatMap((target) => spellings(nesting, target));
-        const forbidden = denied.flatMap((target) => spellings(nesting, target));
+  test('each unit imports exactly the units before it in the order, from any depth, however the path is spelled', async () => {
+    const targets = [...ORDER.flatMap(targetsOf), `${DEMO_AGENT}/x`, ...OUTSIDE.map((place) => `${place}/x`)];
+    for (const { unit, denied } of zones()) {
+      for (const file of probesOf(unit)) {
+        const all = targets.flatMap((target) => spellings(file, target));
+        const forbidden = denied.flatMap((target) => spellings(file, target));
         assert.deepEqual(await refused(file, all), all.filter((specifier) => forbidden.includes(specifier)), file);
       }
     }
   });
 
-  test('every folder of src is in the layer table, so a new folder gets a zone before it gets code', () => {
-    const folders = readdirSync(join(repoRoot, 'src'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    assert.deepEqual(folders.sort(), [...FOLDERS].sort());
-    assert.deepEqual(FOLDERS.filter((folder) => folder !== 'vscode' && !(folder in DENIED)), [], 'each folder but src/vscode has its denied list');
+  test('every folder of src, and every panel/ and vscode/ subfolder, has a place in the order before it gets code', () => {
+    const folders = (folder: string) => readdirSync(join(repoRoot, folder), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${folder}/${entry.name}`);
+    const files = readdirSync(join(repoRoot, 'src'), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => `src/${entry.name}`);
+    const subunits = folders('src').flatMap(folders).filter((folder) => /\/(panel|vscode)$/.test(folder));
+    const places = [...folders('src'), ...subunits, ...files];
+    assert.deepEqual(places.filter((place) => !ORDER.includes(place) && place !== DEMO_AGENT), []);
   });
 
-  test('a forbidden folder cannot be reached through a detour, an absolute path, a re-export, a type or a dynamic import', async () => {
-    for (const [zone, [denied]] of Object.entries(DENIED)) {
-      const file = `src/${zone}/probe.ts`;
-      const detours = [`../util/../${denied}/x`, `./../${denied}/x`, `../../../main/src/${denied}/x`, `${repoRoot}/src/${denied}/x`];
+  test('a refused import says which unit the file is in and the rule it breaks', async () => {
+    const messages = async (file: string, specifier: string) => {
+      const [result] = await eslint.lintText(`import { probe } from '${specifier}';\n`, { filePath: join(repoRoot, file) });
+      const restrictions = (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports');
+      return restrictions.map((message) => message.message.replace(/^.* import is restricted from being used( by a pattern)?\. /, ''));
+    };
+    const order = (unit: string, place: number) => `${unit} is unit ${place} of the order in eslint.config.mjs: it may import only units before it.`;
+    const layer = (unit: string, name: string) => `${unit} is in the ${name} layer: it may not import the vscode layer (vscode/ folders, src/vscode, src/extension.ts).`;
+    assert.deepEqual(await messages('src/review/probe.ts', '../checkpoints/x'), [order('src/review', 11)]);
+    assert.deepEqual(await messages('src/review/probe.ts', './panel/x'), [order('src/review', 11)]);
+    assert.deepEqual(await messages('src/review/probe.ts', './vscode/x'), [layer('src/review', 'core')]);
+    assert.deepEqual(await messages('src/review/comments/probe.ts', '../../vscode/x'), [layer('src/review', 'core')]);
+    assert.deepEqual(await messages('src/usage/panel/probe.ts', '../../extension'), [layer('src/usage/panel', 'panel')]);
+    assert.deepEqual(await messages('src/review/vscode/probe.ts', '../../checkpoints/vscode/x'), [order('src/review/vscode', 26)]);
+    assert.deepEqual(await messages('src/usage/probe.ts', 'vscode'), ['src/usage is in the core layer: only the vscode layer (vscode/ folders, src/vscode, src/extension.ts) may use the VS Code API.']);
+  });
+
+  test('a forbidden unit cannot be reached through a detour, an absolute path, a re-export, a type or a dynamic import', async () => {
+    for (const { unit, denied: [target] } of zones()) {
+      assert.ok(target);
+      const file = probesOf(unit)[0] ?? unit;
+      const [nextDoor] = spellings(file, target);
+      const depth = posix.dirname(file).split('/').length;
+      const toSrc = depth > 1 ? '../'.repeat(depth - 1) : './';
+      const inSrc = target.replace(/^src\//, '');
+      const detours = [`${toSrc}util/../${inSrc}`, `./${toSrc}${inSrc}`, `${'../'.repeat(depth)}../${basename(repoRoot)}/${target}`, `${repoRoot}/${target}`];
       assert.deepEqual(await refused(file, detours), detours, file);
-      for (const source of [`export * from '../${denied}/x';`, `export { probe } from '../${denied}/x';`, `import type { Probe } from '../${denied}/x';\nexport type { Probe };`, `import probe = require('../${denied}/x');\nexport { probe };`]) {
+      for (const source of [`export * from '${nextDoor}';`, `export { probe } from '${nextDoor}';`, `import type { Probe } from '${nextDoor}';\nexport type { Probe };`, `import probe = require('${nextDoor}');\nexport { probe };`]) {
         assert.ok((await ruleIds(file, source)).includes('no-restricted-imports'), `${file}: ${source}`);
       }
-      for (const source of [`export const probe = import('../${denied}/x');`, `export const probe = require('../${denied}/x');`, `export type Probe = typeof import('../${denied}/x');`]) {
+      for (const source of [`export const probe = import('${nextDoor}');`, `export const probe = require('${nextDoor}');`, `export type Probe = typeof import('${nextDoor}');`]) {
         assert.ok((await ruleIds(file, source)).includes('no-restricted-syntax'), `${file}: ${source}`);
       }
     }
@@ -82,12 +133,14 @@ describe('layer rules in eslint.config.mjs', () => {
   test('a file nested deeper than the generated rules reach may not import upward at all', async () => {
     assert.deepEqual(await refused('src/acp/a/b/c/d/probe.ts', ['../../../../../util/logger', './sibling']), []);
     assert.deepEqual(await refused('src/acp/a/b/c/d/e/probe.ts', ['../../../../../../util/logger', './sibling']), ['../../../../../../util/logger']);
+    assert.deepEqual(await refused('src/review/vscode/a/b/c/d/probe.ts', ['../../../../../../util/logger', '../../../../../x', './sibling']), []);
+    assert.deepEqual(await refused('src/review/vscode/a/b/c/d/e/probe.ts', ['../../../../../../../util/logger', './sibling']), ['../../../../../../../util/logger']);
     assert.deepEqual(await refused('webview/a/b/c/d/e/probe.ts', ['../../../../../../src/contract/messages', './sibling']), ['../../../../../../src/contract/messages']);
   });
 
-  test('only src/vscode and src/extension.ts import vscode', async () => {
-    const allowed = ['src/extension.ts', 'src/vscode/probe.ts', 'src/vscode/review/probe.ts'];
-    const refusing = ['src/probe.ts', 'src/newFolder/probe.ts', ...Object.keys(DENIED).map((zone) => `src/${zone}/probe.ts`), 'webview/probe.ts', 'webview/views/probe.ts'];
+  test('only the vscode layer imports vscode', async () => {
+    const allowed = VSCODE.flatMap(probesOf);
+    const refusing = ['src/probe.ts', 'src/newFolder/probe.ts', 'src/thread/vscode/probe.ts', ...[...CORE, ...PANEL, DEMO_AGENT].flatMap(probesOf), 'webview/probe.ts', 'webview/views/probe.ts'];
     for (const file of allowed) assert.deepEqual(await refused(file, ['vscode']), [], file);
     for (const file of refusing) assert.deepEqual(await refused(file, ['vscode']), ['vscode'], file);
   });
@@ -99,12 +152,13 @@ describe('layer rules in eslint.config.mjs', () => {
   test('the webview imports only src/contract and src/util/assertNever from outside webview/', async () => {
     const legal: Record<string, string[]> = {
       'webview/probe.ts': ['./dom', '../src/contract/messages', '../src/util/assertNever'],
-      'webview/views/probe.ts': ['../dom', '../../webview/dom', '../../src/contract/viewModel', '../../src/util/assertNever.js'],
+      'webview/views/probe.ts': ['../dom', '../../webview/dom', '../../src/contract/viewModel', '../../src/contract/sub/x', '../../src/util/assertNever.js'],
       'webview/views/deeper/probe.ts': ['../../../src/contract/viewModel'],
     };
+    const elsewhere = [...ORDER.filter((unit) => unit !== 'src/contract').flatMap(targetsOf), 'src/contract/panel/x', 'src/contract/vscode/x', `${DEMO_AGENT}/x`];
     const illegal: Record<string, string[]> = {
-      'webview/probe.ts': ['../src/util/logger', '../src/contract/../panel/chatPresenter', '../package.json', '../test/support/waitFor', '../../main/src/contract/messages'],
-      'webview/views/probe.ts': ['../../srcx/contract/messages', '../../../main/src/contract/messages', ...FOLDERS.filter((folder) => folder !== 'contract').map((folder) => `../../src/${folder}/x`)],
+      'webview/probe.ts': ['../src/util/logger', '../src/contract/../panel/chatPresenter', '../package.json', '../test/support/waitFor', '../../main/src/contract/messages', '..'],
+      'webview/views/probe.ts': ['../../srcx/contract/messages', '../../../main/src/contract/messages', ...elsewhere.map((target) => `../../${target}`)],
       'webview/views/deeper/probe.ts': ['../../../src/thread/threadModel', '../../../src/extension'],
     };
     for (const file of Object.keys(legal)) {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
-import { toolKinds } from '../../src/contract/viewModel';
+import { toolKinds } from '../../src/contract/toolKinds';
 
 interface Manifest {
   contributes: {

@@ -1,4 +1,5 @@
-import { compactionText, parentOf, rateLimitText, subagentSummary, subagentSummaryText, type RateLimitView, type SteerOutcomeView } from '../../src/contract/agentExtrasView';
+import { compactionText, rateLimitText, type RateLimitView, type SteerOutcomeView } from '../../src/contract/agentExtrasView';
+import { parentOf, subagentSummary, subagentSummaryText } from '../../src/contract/subagentSummary';
 import { formatTokens } from '../../src/contract/usageText';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import { el, icon, spinner } from '../dom';

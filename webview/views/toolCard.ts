@@ -1,6 +1,7 @@
 import { agentDiffView, permissionChangeView, type AgentDiffView, type DiffContent, type PermissionChangeView } from '../../src/contract/agentDiff';
 import { fileProgress } from '../../src/contract/reviewProgress';
-import type { PermissionOptionView, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../src/contract/viewModel';
+import type { PermissionOptionView, ToolCallView, ToolContentView, ToolStatusView } from '../../src/contract/viewModel';
+import type { ToolKindView } from '../../src/contract/toolKinds';
 import { button, el, icon, isEditorPath, spinner } from '../dom';
 import { assertNever } from '../../src/util/assertNever';
 import type { ReviewStore } from '../reviewStore';

@@ -9,8 +9,9 @@ import { assertNever } from '../../util/assertNever';
 import { CoalescedTask } from '../../util/coalescedTask';
 import { DisposableStore, type Disposable } from '../../util/disposable';
 import { errorMessage } from '../../redaction/redactedLog';
-import type { OpenConversations } from '../../panel/openConversations';
-import type { SessionTab } from '../../panel/sessionTab';
+import type { AgentDefinition } from '../../agents/agentConfig';
+import type { TabsView } from '../../contract/sessionTabsView';
+import type { SessionController } from '../../conversation/sessionController';
 import { editorNote } from '../../review/editorNote';
 
 /** The checkpoints of the workspace, as the editor side provides them. */
@@ -52,7 +53,24 @@ function restoredNote(labels: readonly string[], restoredTo: string): string {
   return editorNote(`the user restored ${labels.length === 1 ? 'a file' : `${labels.length} files`} to how ${labels.length === 1 ? 'it was' : 'they were'} ${restoredTo}: ${named}${more}. The files on disk are the truth now; read them again before editing.`);
 }
 
-function canFork(tab: SessionTab): boolean {
+/** What checkpoints need of a conversation tab: the panel's own tabs are these. */
+export interface CheckpointTab {
+  readonly id: string;
+  readonly title: string;
+  readonly agent: AgentDefinition;
+  readonly session: SessionController;
+  openExisting(target: Parameters<SessionController['openExisting']>[0], failure: string): Promise<void>;
+}
+
+/** The open conversations, as far as checkpoints look at them and open one. */
+export interface CheckpointTabs {
+  readonly active: CheckpointTab;
+  find(tabId: string): CheckpointTab | undefined;
+  view(): TabsView;
+  open(agent: AgentDefinition): CheckpointTab;
+}
+
+function canFork(tab: CheckpointTab): boolean {
   return tab.session.history.fork && tab.session.currentSessionId !== null;
 }
 
@@ -69,11 +87,11 @@ export class CheckpointPanel implements Disposable {
   private readonly subscriptions = new DisposableStore();
   private readonly refreshLater = this.subscriptions.add(new CoalescedTask(REFRESH_DELAY_MS, () => this.refresh()));
   /** The conversation in front, whose user messages (added, replayed, copied in) change what the panel lists. */
-  private followed: { tab: SessionTab; userEntries: Set<string>; subscription: Disposable } | null = null;
+  private followed: { tab: CheckpointTab; userEntries: Set<string>; subscription: Disposable } | null = null;
 
   constructor(
     private readonly service: CheckpointService,
-    private readonly tabs: OpenConversations,
+    private readonly tabs: CheckpointTabs,
     private readonly post: (message: CheckpointHostMessage) => void,
     private readonly tabsChanged: () => void,
   ) {
@@ -81,13 +99,13 @@ export class CheckpointPanel implements Disposable {
   }
 
   /** Before a user message goes out: its checkpoint (resolves once it is taken). */
-  beforePrompt(tab: SessionTab, text: string): Promise<Checkpoint> {
+  beforePrompt(tab: CheckpointTab, text: string): Promise<Checkpoint> {
     this.noteSession(tab);
     return this.service.recorder.beforePrompt(tab.id, text);
   }
 
   /** Right after the prompt started: the thread holds the message now. */
-  sent(tab: SessionTab, checkpoint: Checkpoint): void {
+  sent(tab: CheckpointTab, checkpoint: Checkpoint): void {
     this.service.recorder.sent(checkpoint, tab.session.thread);
   }
 
@@ -154,18 +172,18 @@ export class CheckpointPanel implements Disposable {
   }
 
   /** The checkpoints of the tab's user messages: its own, and those of the conversations it copies or replays. */
-  private checkpointsOf(tab: SessionTab): Map<string, Checkpoint> {
+  private checkpointsOf(tab: CheckpointTab): Map<string, Checkpoint> {
     return messageCheckpoints(this.service.store.list(), { tabId: tab.id, sessionId: tab.session.currentSessionId }, tab.session.thread);
   }
 
   /** The tab's messages so far went to the session it is in now. */
-  private noteSession(tab: SessionTab | undefined): void {
+  private noteSession(tab: CheckpointTab | undefined): void {
     const sessionId = tab?.session.currentSessionId ?? null;
     if (tab && sessionId !== null) this.service.store.noteSession(tab.id, sessionId);
   }
 
   /** Lists again when a user message of the conversation in front comes, is replayed or is copied in. */
-  private follow(tab: SessionTab): void {
+  private follow(tab: CheckpointTab): void {
     if (this.followed?.tab === tab) return;
     this.followed?.subscription.dispose();
     const userEntries = new Set<string>();
@@ -187,14 +205,14 @@ export class CheckpointPanel implements Disposable {
   }
 
   /** `checkpoint` null: only the conversation can go back (the preview says why the files cannot). */
-  private async showPreview(tab: SessionTab, checkpoint: Checkpoint | null, entryId: string | null, restoredTo: string): Promise<void> {
+  private async showPreview(tab: CheckpointTab, checkpoint: Checkpoint | null, entryId: string | null, restoredTo: string): Promise<void> {
     const plan = checkpoint ? await this.service.plan(checkpoint.id) : { checkpointId: '', files: [], problems: [], error: NO_CHECKPOINT };
     const id = `p${this.nextPreviewId++}`;
     this.preview = { id, plan, tabId: tab.id, checkpoint, entryId, restoredTo };
     this.post({ type: 'checkpointUpdate', update: { kind: 'preview', preview: this.previewView(this.preview, tab) } });
   }
 
-  private previewView(preview: OpenPreview, tab: SessionTab): CheckpointPreviewView {
+  private previewView(preview: OpenPreview, tab: CheckpointTab): CheckpointPreviewView {
     const { plan } = preview;
     const conversation = preview.entryId === null ? null : canFork(tab)
       ? `The conversation continues in a new tab, in a fork of this session that is told to disregard this message and what followed.`
@@ -237,7 +255,7 @@ export class CheckpointPanel implements Disposable {
   }
 
   /** True when the files are back at that point (some written, or none needed it). */
-  private async restoreCode(tab: SessionTab, preview: OpenPreview, keepMine: ReadonlySet<string>): Promise<boolean> {
+  private async restoreCode(tab: CheckpointTab, preview: OpenPreview, keepMine: ReadonlySet<string>): Promise<boolean> {
     const { plan, checkpoint } = preview;
     if (plan.error !== null || !checkpoint) {
       tab.session.thread.addNotice('warning', `The files were not restored. ${plan.error}`);
@@ -256,7 +274,7 @@ export class CheckpointPanel implements Disposable {
   }
 
   /** The conversation goes on from before the message in a new tab; the original stays as it is. */
-  private async continueFrom(tab: SessionTab, entryId: string, codeRestored: boolean): Promise<void> {
+  private async continueFrom(tab: CheckpointTab, entryId: string, codeRestored: boolean): Promise<void> {
     const sessionId = tab.session.currentSessionId;
     const decision = conversationRestore({ entries: tab.session.thread.snapshot(), messageId: entryId, agentLabel: tab.agent.label, canFork: canFork(tab), codeRestored });
     if (!decision) return this.showError('That message is no longer in the conversation.');

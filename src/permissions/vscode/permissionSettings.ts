@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isToolKind, type ToolKindView } from '../../contract/viewModel';
+import { isToolKind, type ToolKindView } from '../../contract/toolKinds';
 import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissionPolicy';
 import { projectRuleFiles, readProjectRules } from '../projectRules';
 

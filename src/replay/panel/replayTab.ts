@@ -1,5 +1,5 @@
 import type { WebviewToHost } from '../../contract/messages';
-import type { SessionTab } from '../../panel/sessionTab';
+import type { ThreadModel } from '../../thread/threadModel';
 
 /**
  * What the user can do while a replayed recording is in front: look at it, move between tabs
@@ -19,6 +19,6 @@ export function allowedInReplay(message: WebviewToHost): boolean {
 export const REPLAY_NOTICE = 'A replay of a recording: nothing here is sent to an agent, run or written. Its cards are read-only.';
 
 /** What a replay tab says when the user tries to send to it: the composer is still there, the agent is not. */
-export async function refuseInReplay(tab: SessionTab, message: WebviewToHost): Promise<void> {
+export async function refuseInReplay(tab: { session: { thread: Pick<ThreadModel, 'addNotice'> } }, message: WebviewToHost): Promise<void> {
   if (message.type === 'sendPrompt') tab.session.thread.addNotice('info', 'Nothing was sent: this tab replays a recording. Open a new conversation to talk to an agent.');
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TerminalMirrorHandle } from '../../panel/chatPresenter';
+import type { TerminalMirrorHandle } from '../terminalDisplays';
 import type { SessionContext } from '../../conversation/sessionController';
 import type { LoginCommand, LoginResult, SignInRunner } from '../../conversation/signIn';
 import type { TerminalDisplays } from '../terminalDisplays';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TerminalStateView } from '../../contract/terminalView';
-import type { TerminalMirrorHandle } from '../../panel/chatPresenter';
+import type { TerminalMirrorHandle } from '../terminalDisplays';
 import { OutputCoalescer } from '../outputCoalescer';
 import type { TerminalDisplays } from '../terminalDisplays';
 import { CoalescedTask } from '../../util/coalescedTask';

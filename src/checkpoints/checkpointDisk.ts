@@ -7,9 +7,9 @@ import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/
 import { dirname, join } from 'node:path';
 import type { CheckpointBlobs, FileContent } from './checkpoints';
 import type { CurrentFile } from './checkpointsPlan';
-import { codeOf, isMissing, readRegularFile } from '../workspace/fileAccess';
+import { codeOf, isMissing, readRegularFile } from '../files/fileAccess';
 import { MAX_KEPT_FILE_BYTES } from '../review/diskChangeTracker';
-import { followLinks, resolveAgentPath } from '../workspace/pathBoundary';
+import { followLinks, resolveAgentPath } from '../files/pathBoundary';
 import { errorMessage } from '../redaction/redactedLog';
 
 const HASH = /^[0-9a-f]{64}$/;

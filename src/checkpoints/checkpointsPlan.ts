@@ -5,7 +5,7 @@
  * editor), which are only overwritten when the user says so. Files that cannot be restored (no
  * copy was kept, the copy is gone, a folder is in their place) are named with the reason.
  */
-import { exactText } from '../workspace/textContent';
+import { exactText } from '../files/textContent';
 import type { RestoreFileAction, RestoreFileView } from '../contract/checkpointView';
 import type { Captured, CheckpointStore } from './checkpoints';
 import { sha256 } from './checkpointsIndex';

@@ -5,7 +5,7 @@
  * path, byte for byte and only over the content the preview saw. Pending review follows: a
  * file's pending change now ends in the restored content.
  */
-import { exactText } from '../workspace/textContent';
+import { exactText } from '../files/textContent';
 import type { ChangeLedger, FileWrite } from '../review/changeLedger';
 import type { Checkpoint, CheckpointStore } from './checkpoints';
 import type { PlannedFile, RestorePlan, RestoreReader } from './checkpointsPlan';

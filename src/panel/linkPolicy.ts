@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveAgentPath } from '../workspace/pathBoundary';
+import { resolveAgentPath } from '../files/pathBoundary';
 
 /**
  * What a link the user clicked in the panel may open. Agent text is untrusted, so only two kinds

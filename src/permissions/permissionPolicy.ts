@@ -4,8 +4,8 @@ import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../
 import type { ToolCallView } from '../contract/viewModel';
 import type { ToolKindView } from '../contract/toolKinds';
 import { Emitter } from '../util/emitter';
-import { executionControlReason, hasShellExpansion } from '../workspace/executionControlFiles';
-import { resolveAgentPath } from '../workspace/pathBoundary';
+import { executionControlReason, hasShellExpansion } from '../files/executionControlFiles';
+import { resolveAgentPath } from '../files/pathBoundary';
 
 /** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
 export interface StoredGrant extends PermissionGrantView {

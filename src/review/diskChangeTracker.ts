@@ -6,7 +6,7 @@ import type { Disposable } from '../util/disposable';
 import { DisposableStore } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import { readDiskNow, sameContent, type DiskContent, type Kept } from './diskSnapshot';
-import { resolveAgentPath } from '../workspace/pathBoundary';
+import { resolveAgentPath } from '../files/pathBoundary';
 import { WorkspaceBaseline } from './workspaceBaseline';
 import { fileChangingKinds, type ToolKindView } from '../contract/toolKinds';
 

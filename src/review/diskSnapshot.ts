@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { ContentEncoding } from './types';
 import { errorMessage } from '../redaction/redactedLog';
-import { exactText, MAX_TEXT_FILE_BYTES } from '../workspace/textContent';
+import { exactText, MAX_TEXT_FILE_BYTES } from '../files/textContent';
 
 /**
  * Largest file a snapshot keeps an exact copy of. A pending file then costs at most two copies

@@ -1,6 +1,6 @@
 import type { ChangeLedger, FileWrite } from './changeLedger';
 import { errorMessage } from '../redaction/redactedLog';
-import type { DocumentWriter } from '../workspace/documents';
+import type { DocumentWriter } from '../files/documents';
 
 export interface WriteFailure {
   path: string;

@@ -5,8 +5,8 @@ import { fileChangingKinds } from '../contract/toolKinds';
 import { DiskChangeTracker } from './diskChangeTracker';
 import { onTurnStart } from './turnStarts';
 import type { FsSessionContext } from './fsContext';
-import { EditorFsService, type FsDecisions } from '../workspace/fsService';
-import { type DocumentStore } from '../workspace/documents';
+import { EditorFsService, type FsDecisions } from '../files/fsService';
+import { type DocumentStore } from '../files/documents';
 import type { ContentEncoding, RecordedChange } from './types';
 
 export interface SessionFsOptions {

@@ -1,7 +1,7 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { missing, readDiskNow, type DiskContent, type Kept } from './diskSnapshot';
-import { followLinks } from '../workspace/pathBoundary';
+import { followLinks } from '../files/pathBoundary';
 
 /**
  * Bounds of one baseline: at most this many files are kept, none over the per-file size, and

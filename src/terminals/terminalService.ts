@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import * as acp from '@agentclientprotocol/sdk';
 import type { TerminalPort } from '../acp/clientPorts';
-import { resolveAgentPath } from '../workspace/pathBoundary';
+import { resolveAgentPath } from '../files/pathBoundary';
 import type { Disposable } from '../util/disposable';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { isMissing } from '../workspace/fileAccess';
+import { isMissing } from '../files/fileAccess';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';
 

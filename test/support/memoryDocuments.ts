@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { replaceFileContent } from '../../src/workspace/fileAccess';
-import type { DocumentStore } from '../../src/workspace/documents';
+import { replaceFileContent } from '../../src/files/fileAccess';
+import type { DocumentStore } from '../../src/files/documents';
 import type { Disposable } from '../../src/util/disposable';
 import { Emitter } from '../../src/util/emitter';
-import type { DocumentWriter } from '../../src/workspace/documents';
+import type { DocumentWriter } from '../../src/files/documents';
 
 /**
  * A stand-in for the editor's documents over the real disk: "open" files hold unsaved text

@@ -3,8 +3,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSyn
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EditorFsService, type FsDecisions } from '../../src/workspace/fsService';
-import { type DocumentStore } from '../../src/workspace/documents';
+import { EditorFsService, type FsDecisions } from '../../src/files/fsService';
+import { type DocumentStore } from '../../src/files/documents';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';
 

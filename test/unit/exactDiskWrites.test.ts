@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { replaceFileContent } from '../../src/workspace/fileAccess';
-import type { DocumentStore } from '../../src/workspace/documents';
+import { replaceFileContent } from '../../src/files/fileAccess';
+import type { DocumentStore } from '../../src/files/documents';
 import { editorFsService } from '../support/pathEscapeCases';
 import { diskReview } from '../support/reviewHarness';
 

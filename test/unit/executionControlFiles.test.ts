@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../../src/contract/viewModel';
 import type { ToolKindView } from '../../src/contract/toolKinds';
-import { executionControlReason, hasShellExpansion } from '../../src/workspace/executionControlFiles';
+import { executionControlReason, hasShellExpansion } from '../../src/files/executionControlFiles';
 import { PermissionBroker } from '../../src/permissions/permissionBroker';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { ThreadModel } from '../../src/thread/threadModel';

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { assertLeadsTo, ensureRegularFile, readRegularFile, writeRegularFile, writeTarget } from '../../src/workspace/fileAccess';
+import { assertLeadsTo, ensureRegularFile, readRegularFile, writeRegularFile, writeTarget } from '../../src/files/fileAccess';
 
 let root: string;
 let workspace: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyEdits, minimalEdits } from '../../src/workspace/minimalEdits';
+import { applyEdits, minimalEdits } from '../../src/files/minimalEdits';
 
 function random(seed: number): () => number {
   let state = seed;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { followLinks, resolveAgentPath } from '../../src/workspace/pathBoundary';
+import { followLinks, resolveAgentPath } from '../../src/files/pathBoundary';
 
 let root: string;
 let workspace: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { FsSessionContext } from '../../src/review/fsContext';
-import { decodeText, exactText, looksBinary } from '../../src/workspace/textContent';
+import { decodeText, exactText, looksBinary } from '../../src/files/textContent';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';
 

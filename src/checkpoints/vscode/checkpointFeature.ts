@@ -9,7 +9,7 @@ import type { Logger } from '../../util/logger';
 import { checkpointContent, DirectoryBlobs, readForCheckpoint } from '../checkpointDisk';
 import type { ReviewController } from '../../review/vscode/reviewController';
 import { ReviewWriter } from '../../review/reviewWriter';
-import { type DocumentWriter } from '../../workspace/documents';
+import { type DocumentWriter } from '../../files/documents';
 
 /** The index is small (numbers per file and checkpoint); the copies themselves live on disk. */
 const INDEX_KEY = 'tandem.checkpoints.index';

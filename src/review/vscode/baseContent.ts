@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ChangeLedger } from '../changeLedger';
-import { withoutBom } from '../../workspace/textContent';
+import { withoutBom } from '../../files/textContent';
 import { describeBytes } from '../contentBytes';
-import { openDocument } from '../../workspace/vscode/editorDocuments';
+import { openDocument } from '../../files/vscode/editorDocuments';
 
 export const BASE_SCHEME = 'tandem-base';
 

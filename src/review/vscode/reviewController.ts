@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ReviewAction, ReviewRequest, ReviewView } from '../../contract/reviewView';
-import { withoutBom } from '../../workspace/textContent';
+import { withoutBom } from '../../files/textContent';
 import { ChangeFeed } from '../changeFeed';
 import { handEditNote } from '../handEdits';
 import { ChangeLedger, StaleHunkError, type FileWrite, type LedgerSnapshot } from '../changeLedger';
@@ -12,9 +12,9 @@ import { DisposableBase, toDisposable, type Disposable } from '../../util/dispos
 import { Emitter } from '../../util/emitter';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
-import { keepLineEndings } from '../../workspace/vscode/exactLines';
+import { keepLineEndings } from '../../files/vscode/exactLines';
 import { ReviewWriter, writeFailureMessage } from '../reviewWriter';
-import { type DocumentWriter } from '../../workspace/documents';
+import { type DocumentWriter } from '../../files/documents';
 import { editorNote } from '../editorNote';
 
 const STATE_KEY = 'tandem.review.ledger';

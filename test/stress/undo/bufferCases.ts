@@ -6,7 +6,7 @@
  * gives back the exact bytes from before; keep leaves the lines the agent did not touch as they
  * were and gives the ones it wrote the file's shape.
  */
-import { conformTo, shapeOf } from '../../../src/workspace/textContent';
+import { conformTo, shapeOf } from '../../../src/files/textContent';
 import { split, type Random } from '../../support/reviewStressCases';
 
 export type Decision = 'keep' | 'undo';

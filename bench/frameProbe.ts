@@ -12,40 +12,34 @@ export interface FrameGaps {
   p99FrameMs: number;
   framesOver50: number;
   longTasks: number;
-  /** The longest frames, longest first: when each ended (ms after the probe started) and how long it was. */
-  longest: { endedAt: number; ms: number }[];
   /**
    * What the browser says held each frame over 50 ms (Long Animation Frames API, where the
-   * browser has it): when it started (ms after the probe started), its time in script (and in
-   * Tandem's panel's scripts, animation-frame callbacks included), in style, layout and paint after
-   * them, and the scripts that took longest.
+   * browser has it): its time in script (and in Tandem's panel's scripts, animation-frame
+   * callbacks included), and in style, layout and paint after them.
    */
-  longFrames: { startedAt: number; ms: number; scriptMs: number; panelScriptMs: number; renderMs: number; scripts: string[] }[];
+  longFrames: { ms: number; scriptMs: number; panelScriptMs: number; renderMs: number }[];
 }
 
 /** Starts the probe in `target` (a page, or a frame such as the panel's webview). */
 export async function startFrameProbe(target: Page | Frame): Promise<void> {
   // A string, not a function: the TypeScript loader would add helpers the page does not have.
   await target.evaluate(`(() => {
-    const state = { deltas: [], ends: [], longTasks: 0, running: true, started: performance.now(), last: performance.now() };
+    const state = { deltas: [], longTasks: 0, running: true, last: performance.now() };
     window.__frameProbe = state;
     new PerformanceObserver((list) => { state.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: false });
     state.longFrames = [];
     if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) {
       new PerformanceObserver((list) => {
         for (const frame of list.getEntries()) {
-          const scripts = (frame.scripts || []).slice().sort((a, b) => b.duration - a.duration).slice(0, 3)
-            .map((script) => Math.round(script.duration) + ' ms (forced style and layout ' + Math.round(script.forcedStyleAndLayoutDuration) + ' ms) ' + script.invokerType + ' ' + script.invoker + ' ' + String(script.sourceURL).split('?')[0].split('/').pop() + ':' + script.sourceCharPosition);
           const scriptMs = (frame.scripts || []).reduce((sum, script) => sum + script.duration, 0);
           const panel = (script) => /[/]dist[/](webview[.]js|chunks[/])/.test(script.sourceURL) || String(script.sourceURL).startsWith('http://tandem.panel/');
           const panelScriptMs = (frame.scripts || []).filter(panel).reduce((sum, script) => sum + script.duration, 0);
-          state.longFrames.push({ startedAt: frame.startTime - state.started, ms: frame.duration, scriptMs, panelScriptMs, renderMs: frame.styleAndLayoutStart > 0 ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0, scripts });
+          state.longFrames.push({ ms: frame.duration, scriptMs, panelScriptMs, renderMs: frame.styleAndLayoutStart > 0 ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0 });
         }
       }).observe({ type: 'long-animation-frame', buffered: false });
     }
     const tick = (now) => {
       state.deltas.push(now - state.last);
-      state.ends.push(now - state.started);
       state.last = now;
       if (state.running) requestAnimationFrame(tick);
     };
@@ -55,17 +49,16 @@ export async function startFrameProbe(target: Page | Frame): Promise<void> {
 
 /** Stops the probe started in `target` and summarizes what it saw. */
 export async function stopFrameProbe(target: Page | Frame): Promise<FrameGaps> {
-  const { deltas, ends, longTasks, longFrames } = await target.evaluate(`(() => {
+  const { deltas, longTasks, longFrames } = await target.evaluate(`(() => {
     const state = window.__frameProbe;
     state.running = false;
-    return { deltas: state.deltas.slice(1), ends: state.ends.slice(1), longTasks: state.longTasks, longFrames: state.longFrames };
-  })()`) as { deltas: number[]; ends: number[]; longTasks: number; longFrames: FrameGaps['longFrames'] };
+    return { deltas: state.deltas.slice(1), longTasks: state.longTasks, longFrames: state.longFrames };
+  })()`) as { deltas: number[]; longTasks: number; longFrames: FrameGaps['longFrames'] };
   return {
     maxFrameMs: Math.max(0, ...deltas),
     p99FrameMs: deltas.length > 0 ? percentile(deltas, 99) : 0,
     framesOver50: deltas.filter((delta) => delta > 50).length,
     longTasks,
-    longest: deltas.map((delta, index) => ({ endedAt: ends[index] ?? 0, ms: delta })).sort((a, b) => b.ms - a.ms).slice(0, 5),
     longFrames,
   };
 }

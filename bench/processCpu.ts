@@ -69,35 +69,6 @@ export function processesCpuMs(args: readonly string[]): number | null {
   return matching && (matching.reduce((sum, pid) => sum + processTicks(pid, null), 0) * 1000) / clockTicks();
 }
 
-/** How long the main threads of a process kind ran, and waited runnable for a CPU, so far (ms). */
-export interface MainThreadTime {
-  ranMs: number;
-  waitedMs: number;
-}
-
-/**
- * The main threads of the Chromium processes of one type in the browser profile in `userDataDir`
- * (the renderer's main thread runs the workbench and the panel): their time on a CPU and their
- * time runnable but waiting for one (/proc/<pid>/schedstat), so a long frame can be told apart
- * from a frame whose thread was kept off the CPU. Null where /proc or schedstat is missing.
- */
-export function browserMainThreadMs(userDataDir: string, type: string): MainThreadTime | null {
-  const pids = processesWith([`--user-data-dir=${userDataDir}`, `--type=${type}`]);
-  if (!pids) return null;
-  let ranMs = 0;
-  let waitedMs = 0;
-  for (const pid of pids) {
-    try {
-      const [ran, waited] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
-      ranMs += (ran ?? 0) / 1e6;
-      waitedMs += (waited ?? 0) / 1e6;
-    } catch {
-      return null;
-    }
-  }
-  return { ranMs, waitedMs };
-}
-
 /** Milliseconds of CPU used so far by the Chromium processes of one type (renderer, gpu-process) of the browser profile in `userDataDir`. */
 export function browserCpuMs(userDataDir: string, type: string): number | null {
   return processesCpuMs([`--user-data-dir=${userDataDir}`, `--type=${type}`]);

@@ -1,7 +1,7 @@
 import { scriptedAgentDefinition } from '../test/support/scriptedAgentSpec';
 import { launchBrowser, type WorkbenchBrowser } from '../test/support/workbench';
 import type { BenchContext, BenchOptions } from './figures';
-import type { HandshakeTarget } from './handshake';
+import type { HandshakeTarget } from './agentLaunch';
 import { compileScriptedAgent, makeScratch, type Cleanup } from './resources';
 
 /** The viewport of the panel benches: about the width of a side bar panel. */

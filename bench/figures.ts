@@ -3,7 +3,7 @@
  * section (`review.vsGitNoSpawn`), so a figure keeps its name when benches are added or skipped.
  */
 import type { WorkbenchBrowser } from '../test/support/workbench';
-import type { HandshakeTarget } from './handshake';
+import type { HandshakeTarget } from './agentLaunch';
 import type { Cleanup } from './resources';
 import { median, round, summarize } from './stats';
 

@@ -4,7 +4,7 @@ import { FrameStore } from '../src/acp/frames';
 import { SessionController } from '../src/conversation/sessionController';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
-import type { AgentLaunch } from './handshake';
+import type { AgentLaunch } from './agentLaunch';
 import { agentEnv, withTimeout, type Cleanup } from './resources';
 
 /** What a first-token run needs of an agent beyond its launch. */

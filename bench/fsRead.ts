@@ -10,7 +10,7 @@ import { clientCapabilities, clientInfo } from '../src/acp/clientCapabilities';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
 import { reviewedSession } from '../test/support/reviewHarness';
 import { distribution, pairedRatios, single, type Bench, type BenchContext, type Figure } from './figures';
-import type { AgentLaunch } from './handshake';
+import type { AgentLaunch } from './agentLaunch';
 import { ms, ratio } from './report';
 import { agentEnv, WARMUP_ROUNDS } from './resources';
 

@@ -1,7 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { clientCapabilities, clientInfo } from '../src/acp/clientCapabilities';
 import { FrameStore } from '../src/acp/frames';
-import type { AgentDefinition } from '../src/agents/agentConfig';
 import { SessionController } from '../src/conversation/sessionController';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
@@ -9,29 +8,14 @@ import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import { startGeminiModelServer } from '../test/support/model-servers/gemini';
 import { startOpenAIModelServer } from '../test/support/model-servers/openai';
 import type { ScriptedModelServer } from '../test/support/model-servers/script';
-import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, opencodeAgentSpec, qwenAgentSpec, type AgentSpec, type PreSessionStep } from '../test/support/real-agents';
+import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, opencodeAgentSpec, qwenAgentSpec, type AgentSpec } from '../test/support/real-agents';
+import type { AgentLaunch, HandshakeTarget } from './agentLaunch';
 import { measureFirstToken, type FirstTokenResult, type PromptScript } from './firstToken';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { packageVersion } from './machine';
 import { ms, ratio, table } from './report';
 import { agentEnv, startClock, WARMUP_ROUNDS, withTimeout, type Cleanup, type Timed } from './resources';
-
-/** One agent start as both clients see it; a fresh one per run (real agents want a clean HOME). */
-export interface AgentLaunch {
-  definition: AgentDefinition;
-  /** Workspace: the process cwd and the session/new cwd. */
-  cwd: string;
-  /** Requests the raw client sends between initialize and session/new (Tandem decides itself). */
-  preSession: PreSessionStep[];
-  /** Removes what the launch created; called after the agent has stopped. */
-  dispose(): void;
-}
-
-export interface HandshakeTarget {
-  name: string;
-  launch(): AgentLaunch;
-}
 
 /** Both clients' samples for one target, in the order they ran. */
 export interface HandshakeResult {

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { lineTee } from '../src/acp/frames';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
-import type { HandshakeTarget } from './handshake';
+import type { HandshakeTarget } from './agentLaunch';
 import { measureLargeFrameRedaction } from './largeFrameRedaction';
 import { measureStreamRedaction } from './streamRedaction';
 import { count, ms, perSecond, ratio, table } from './report';

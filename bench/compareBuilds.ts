@@ -27,7 +27,7 @@ import { distribution, pairedRatios, type Figure } from './figures';
 import { sumOfCpu, untilIdle } from './processCpu';
 import type { Pace } from './rawAgent';
 import { minMedianMax, ms, ratio } from './report';
-import { benchMarkdown, END_MARKER } from './streaming';
+import { benchMarkdown, END_MARKER } from './streamedAnswer';
 import { openCodeServerStreaming, type CodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
 
 const PACES: Pace[] = [

@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { lineTee } from '../src/acp/frames';
+import { chunkLine, floodNdjson, PIPE_CHUNK_BYTES } from './flood';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import type { HandshakeTarget } from './agentLaunch';
 import { measureLargeFrameRedaction } from './largeFrameRedaction';
@@ -11,9 +12,7 @@ import { measureStreamRedaction } from './streamRedaction';
 import { count, ms, perSecond, ratio, table } from './report';
 import { WARMUP_ROUNDS, type Cleanup, type Timed } from './resources';
 import { median } from './stats';
-import {
-  chunkLine, endToEndRaw, endToEndTandem, floodNdjson, inProcessConnection, parseOnly, PIPE_CHUNK_BYTES, sdkClientOnly, threadAndBatcherOnly, type PipelineRun,
-} from './throughput';
+import { endToEndRaw, endToEndTandem, inProcessConnection, parseOnly, sdkClientOnly, threadAndBatcherOnly, type PipelineRun } from './throughput';
 
 /** The scripted agent numbers its sessions from 1, and each flood run uses a fresh agent. */
 const FLOOD_SESSION_ID = 'scripted-1';

@@ -19,7 +19,7 @@ import { FrameScript } from '../test/support/frameBuilders';
 import { distribution, prefixed, slowdown, type Bench, type BenchContext, type Figures } from './figures';
 import { count, ms, ratio } from './report';
 import { startClock, WARMUP_ROUNDS, withTimeout } from './resources';
-import { floodNdjson, PIPE_CHUNK_BYTES } from './throughput';
+import { floodNdjson, PIPE_CHUNK_BYTES } from './flood';
 
 const FRAMES = 20_000;
 const SESSION = 'bench-1';

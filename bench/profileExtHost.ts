@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/code-server';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
 import { codeServerProcesses } from './processCpu';
-import { benchMarkdown, END_MARKER } from './streaming';
 import { openCodeServerStreaming } from './streamingCodeServer';
-import { CHUNK, openRawAgent, type Pace } from './rawAgent';
+import { openRawAgent, type Pace } from './rawAgent';
+import { benchMarkdown, CHUNK, END_MARKER } from './streamedAnswer';
 import { count } from './report';
 
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }

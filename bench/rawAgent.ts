@@ -8,9 +8,7 @@ import type { ScriptedModelServer } from '../test/support/model-servers/script';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { processGroupCpuMs } from './processCpu';
-
-/** Characters per scripted delta: about what a real model sends per token event. */
-export const CHUNK = 12;
+import { CHUNK } from './streamedAnswer';
 
 /** How fast the scripted model writes; none means as fast as the server can. */
 export interface Pace {

@@ -7,9 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { FrameRedactor } from '../src/acp/frameRedaction';
 import type { Frame } from '../src/acp/frames';
 import { distribution, single, type Figures } from './figures';
-import { CHUNK } from './rawAgent';
 import { WARMUP_ROUNDS } from './resources';
-import { benchMarkdown } from './streaming';
+import { benchMarkdown, CHUNK } from './streamedAnswer';
 
 const ANSWER_CHARS = 200_000;
 

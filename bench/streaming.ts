@@ -27,28 +27,21 @@ import { openPanel } from '../test/support/panelHarness';
 import { claudeAgentSpec } from '../test/support/real-agents';
 import { definitionFromSpec } from '../test/support/realAgentDefinitions';
 import type { WorkbenchBrowser } from '../test/support/workbench';
-import { longMarkdown } from '../test/support/longAnswer';
 import { PANEL_VIEWPORT } from './context';
 import { distribution, pairedRatios, prefixed, single, type Bench, type BenchContext, type Figure, type Figures } from './figures';
 import { expectLastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { longFrameFigures, longFramesLine } from './longFrames';
 import { sumOfCpu, untilIdle, type IdleWait } from './processCpu';
-import { CHUNK, openRawAgent, type Pace, type RawTurn } from './rawAgent';
+import { openRawAgent, type Pace, type RawTurn } from './rawAgent';
 import { count, minMedianMax, ms, ratio, table } from './report';
+import { benchMarkdown, CHUNK, END_MARKER } from './streamedAnswer';
 import { openCodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
-
-export const END_MARKER = 'END-OF-STREAMING-BENCH';
 
 const MODEL_PACE = 5_000;
 const PACES: Pace[] = [
   { key: 'paced', label: `model pace: ${count(MODEL_PACE)} deltas/s`, deltasPerSecond: MODEL_PACE },
   { key: 'flood', label: 'flood: as fast as the server writes' },
 ];
-
-/** The bench's answer: a long markdown text ending with END_MARKER. */
-export function benchMarkdown(bytes: number): string {
-  return longMarkdown(bytes, END_MARKER);
-}
 
 /** The harness's raw turn: an adapter of its own, as each harness panel turn starts one. */
 async function harnessRawTurn(model: ScriptedModelServer, text: string, pace: Pace): Promise<RawTurn> {

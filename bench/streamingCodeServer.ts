@@ -15,7 +15,8 @@ import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../tes
 import { screenshot } from '../test/support/workbench';
 import { expectLastLineInView, lastMessageEndsWith, startFrameProbe, stopFrameProbe, type FrameGaps } from './frameProbe';
 import { browserCpuMs, childGroup, codeServerProcesses, processGroupCpuMs, sumOfCpu } from './processCpu';
-import { afterStream, CHUNK, modelRequestAfter, type BeforePrompt, type Pace } from './rawAgent';
+import { afterStream, modelRequestAfter, type BeforePrompt, type Pace } from './rawAgent';
+import { CHUNK } from './streamedAnswer';
 
 const AGENT_ID = 'claude-code';
 const AGENT_LABEL = 'Claude Code';

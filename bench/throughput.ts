@@ -11,32 +11,16 @@ import { DeltaBatcher } from '../src/panel/deltaBatcher';
 import { ThreadModel } from '../src/thread/threadModel';
 import { silentLogger } from '../src/util/logger';
 import { RawNdjsonClient } from '../test/support/raw-ndjson-client';
+import { FLOOD_CHUNK_TEXT, PIPE_CHUNK_BYTES } from './flood';
 import { agentEnv, startClock, withTimeout, type Cleanup, type Timed } from './resources';
 
-/** The text of every chunk the scripted agent's `flood` sends. */
-export const FLOOD_CHUNK_TEXT = 'chunk-of-12 ';
 const RUN_TIMEOUT_MS = 60_000;
-/** A Linux pipe hands a reader up to 64 KiB at a time; the in-memory feed uses the same size. */
-export const PIPE_CHUNK_BYTES = 64 * 1024;
 
 export interface PipelineRun extends Timed {
   /** Batches the DeltaBatcher handed on (threadDeltas messages, for the presenter). */
   batches: number;
   /** Deltas inside those batches after merging. */
   deltas: number;
-}
-
-/** One `session/update` line exactly as the scripted agent writes it (checked against the wire). */
-export function chunkLine(sessionId: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    method: 'session/update',
-    params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: FLOOD_CHUNK_TEXT } } },
-  });
-}
-
-export function floodNdjson(count: number, sessionId: string): string {
-  return `${chunkLine(sessionId)}\n`.repeat(count);
 }
 
 /** Baseline: split the NDJSON text into lines and JSON.parse each one, nothing else. */

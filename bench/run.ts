@@ -4,7 +4,7 @@
  * Sections, run in this order (all of them unless some are named):
  *   handshake    spawn -> initialize -> session/new, SessionController vs a raw NDJSON client, and the first
  *                token after Enter, on the scripted agent and (without --quick) each real adapter that runs
- *                here on its scripted model server (bench/handshake/handshakeBench.ts HANDSHAKE_AGENTS)
+ *                here on its scripted model server (bench/handshake/agents.ts HANDSHAKE_AGENTS)
  *   hostIngest   agent_message_chunk floods through each stage of the host path, in memory and over a pipe
  *   review       change ledger hunks, keep/undo/redo and memory, against git diff --no-index
  *   checkpoints  restore of a checkpoint over 100 files / 2,000 changed lines; storage of a 50-turn session

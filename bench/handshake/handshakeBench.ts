@@ -1,96 +1,13 @@
-import * as acp from '@agentclientprotocol/sdk';
-import { clientCapabilities, clientInfo } from '../../src/acp/clientCapabilities';
-import { FrameStore } from '../../src/acp/frames';
-import { SessionController } from '../../src/conversation/sessionController';
-import { silentLogger } from '../../src/util/logger';
-import { RawNdjsonClient } from '../../test/support/raw-ndjson-client';
-import { startClaudeModelServer } from '../../test/support/model-servers/claude';
-import { startGeminiModelServer } from '../../test/support/model-servers/gemini';
-import { startOpenAIModelServer } from '../../test/support/model-servers/openai';
-import type { ScriptedModelServer } from '../../test/support/model-servers/script';
-import { claudeAgentSpec, codexAgentSpec, geminiAgentSpec, opencodeAgentSpec, qwenAgentSpec, type AgentSpec } from '../../test/support/real-agents';
-import type { AgentLaunch, HandshakeTarget } from '../shared/agentLaunch';
-import { measureFirstToken, type FirstTokenResult, type PromptScript } from './firstToken';
-import { definitionFromSpec } from '../../test/support/realAgentDefinitions';
-import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from '../shared/figures';
-import { packageVersion } from '../shared/machine';
-import { ms, ratio, table } from '../shared/report';
-import { agentEnv, startClock, WARMUP_ROUNDS, withTimeout, type Cleanup, type Timed } from '../shared/resources';
-
-/** Both clients' samples for one target, in the order they ran. */
-export interface HandshakeResult {
-  target: string;
-  tandem: Timed[];
-  raw: Timed[];
-}
-
-const HANDSHAKE_TIMEOUT_MS = 30_000;
-
-/** Spawn -> initialize -> session/new through SessionController.start(); the agent is stopped after. */
-async function tandemHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<Timed> {
-  const clock = startClock();
-  const session = new SessionController(launch.definition, { workspaceRoot: launch.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger });
-  const stop = cleanup.add(`stop ${launch.definition.id} (Tandem)`, async () => {
-    await session.stopAgent();
-    session.dispose();
-  });
-  try {
-    const ready = await withTimeout(session.start(), HANDSHAKE_TIMEOUT_MS, `Tandem handshake with ${launch.definition.label}`);
-    const elapsed = clock();
-    if (!ready) throw new Error(`Tandem could not start ${launch.definition.label}: ${session.connectionView.message ?? 'unknown reason'}`);
-    return elapsed;
-  } finally {
-    await stop();
-  }
-}
-
-/** The same three steps with the minimal NDJSON client, same command, environment and parameters. */
-async function rawHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<Timed> {
-  const { definition } = launch;
-  const clock = startClock();
-  const client = RawNdjsonClient.spawn(
-    { command: definition.command, args: definition.args, env: agentEnv(definition), cwd: launch.cwd },
-    { requestTimeoutMs: HANDSHAKE_TIMEOUT_MS },
-  );
-  const close = cleanup.add(`stop ${definition.id} (raw)`, () => client.close());
-  try {
-    await client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities({ fs: false, terminals: false }), clientInfo });
-    for (const step of launch.preSession) await client.request(step.method, step.params);
-    await client.request('session/new', { cwd: launch.cwd, mcpServers: [] });
-    return clock();
-  } finally {
-    await close();
-  }
-}
-
 /**
- * Interleaved runs (even runs Tandem first, odd runs raw first) so that drift and caches hit
- * both clients alike; the first `warmup` rounds are not counted. Runs never overlap.
+ * The handshake section: for each agent of HANDSHAKE_AGENTS (agents.ts), the handshake and the
+ * first token after Enter, Tandem against a minimal NDJSON client.
  */
-export async function measureHandshake(target: HandshakeTarget, runs: number, warmup: number, cleanup: Cleanup, progress: (line: string) => void): Promise<HandshakeResult> {
-  const tandemSamples: Timed[] = [];
-  const rawSamples: Timed[] = [];
-  for (let round = 0; round < warmup + runs; round++) {
-    const order = round % 2 === 0 ? (['tandem', 'raw'] as const) : (['raw', 'tandem'] as const);
-    for (const client of order) {
-      const launch = target.launch();
-      const dispose = cleanup.add(`dispose launch of ${target.name}`, () => launch.dispose());
-      try {
-        const timed = client === 'tandem' ? await tandemHandshake(launch, cleanup) : await rawHandshake(launch, cleanup);
-        if (round >= warmup) (client === 'tandem' ? tandemSamples : rawSamples).push(timed);
-      } finally {
-        await dispose();
-      }
-    }
-    const label = round < warmup ? 'warm-up' : `run ${round - warmup + 1}/${runs}`;
-    progress(`  handshake ${target.name}: ${label} tandem ${fmt(tandemSamples.at(-1), round >= warmup)} raw ${fmt(rawSamples.at(-1), round >= warmup)}`);
-  }
-  return { target: target.name, tandem: tandemSamples, raw: rawSamples };
-}
-
-function fmt(sample: Timed | undefined, counted: boolean): string {
-  return counted && sample !== undefined ? `${sample.ms.toFixed(1)} ms (cpu ${sample.cpuMs.toFixed(1)} ms)` : '-';
-}
+import { distribution, prefixed, single, slowdown, type Bench, type BenchContext, type Figure, type Figures } from '../shared/figures';
+import { ms, ratio, table } from '../shared/report';
+import { WARMUP_ROUNDS, type Timed } from '../shared/resources';
+import { HANDSHAKE_AGENTS, type HandshakeAgent } from './agents';
+import { measureFirstToken, type FirstTokenResult } from './firstToken';
+import { measureHandshake, type HandshakeResult } from './handshake';
 
 const wall = (samples: Timed[]) => samples.map((sample) => sample.ms);
 const cpu = (samples: Timed[]) => samples.map((sample) => sample.cpuMs);
@@ -127,79 +44,6 @@ function handshakeTable(rows: { target: string; figures: Figures }[]): string {
     ]),
   );
 }
-
-/** A started agent: launches for the handshake, and what makes it answer a prompt with text. */
-export interface StartedAgent {
-  target: HandshakeTarget;
-  script: PromptScript;
-  close(): Promise<void>;
-}
-
-/**
- * An agent the section measures. Each one that runs here is listed in `HANDSHAKE_AGENTS`; an
- * agent added to the project adds its entry there (a real adapter behind its scripted model
- * server: `modelServerAgent`).
- */
-export interface HandshakeAgent {
-  /** The figures' key: handshake.<key>.*, handshake.firstToken.<key>.* */
-  key: string;
-  /** A real adapter: skipped with --quick. */
-  real: boolean;
-  start(context: BenchContext): Promise<StartedAgent>;
-}
-
-const ANSWER = 'First token.';
-
-/**
- * Removes a launch's scratch HOME once the agent's last writes into it have landed: codex-acp's
- * own process can still be writing its session files for a moment after the agent was stopped.
- */
-function disposeSettled(spec: AgentSpec): void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      spec.dispose();
-      return;
-    } catch (error) {
-      if (attempt >= 20 || (error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    }
-  }
-}
-
-/** A real adapter against its scripted model server: a fresh HOME per launch, the answer queued before each prompt. */
-export function modelServerAgent(key: string, packageName: string, startServer: () => Promise<ScriptedModelServer>, spec: (modelUrl: string) => AgentSpec): HandshakeAgent {
-  return {
-    key,
-    real: true,
-    async start() {
-      const server = await startServer();
-      return {
-        target: {
-          name: `${key} ${packageVersion(packageName)} (scripted model server)`,
-          launch: () => {
-            const made = spec(server.url);
-            return { definition: definitionFromSpec(made), cwd: made.cwd, preSession: made.preSession, dispose: () => disposeSettled(made) };
-          },
-        },
-        script: { prompt: 'Say something short.', scriptAnswer: () => server.enqueue({ text: ANSWER }) },
-        close: () => server.close(),
-      };
-    },
-  };
-}
-
-export const HANDSHAKE_AGENTS: HandshakeAgent[] = [
-  {
-    key: 'scripted',
-    real: false,
-    start: async (context) => ({ target: await context.scriptedAgent(), script: { prompt: `echo ${ANSWER}`, scriptAnswer: () => undefined }, close: async () => undefined }),
-  },
-  modelServerAgent('claude', '@agentclientprotocol/claude-agent-acp', startClaudeModelServer, (url) => claudeAgentSpec(url)),
-  modelServerAgent('gemini', '@google/gemini-cli', startGeminiModelServer, (url) => geminiAgentSpec(url)),
-  modelServerAgent('codex', '@agentclientprotocol/codex-acp', startOpenAIModelServer, (url) => codexAgentSpec(url)),
-  modelServerAgent('qwen', '@qwen-code/qwen-code', startOpenAIModelServer, (url) => qwenAgentSpec(url)),
-  modelServerAgent('opencode', 'opencode-ai', startOpenAIModelServer, (url) => opencodeAgentSpec(url)),
-];
 
 interface Measured {
   key: string;

@@ -23,12 +23,12 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
-import { distribution, pairedRatios, type Figure } from './figures';
-import { sumOfCpu, untilIdle } from './processCpu';
-import type { Pace } from './rawAgent';
-import { minMedianMax, ms, ratio } from './report';
-import { benchMarkdown, END_MARKER } from './streaming';
-import { openCodeServerStreaming, type CodeServerStreaming, type CodeServerTurn } from './streamingCodeServer';
+import { distribution, pairedRatios, type Figure } from './shared/figures';
+import { sumOfCpu, untilIdle } from './shared/processCpu';
+import type { Pace } from './streaming/rawAgent';
+import { minMedianMax, ms, ratio } from './shared/report';
+import { benchMarkdown, END_MARKER } from './shared/streamedAnswer';
+import { openCodeServerStreaming, type CodeServerStreaming, type CodeServerTurn } from './streaming/codeServer';
 
 const PACES: Pace[] = [
   { key: 'paced', label: 'model pace: 5,000 deltas/s', deltasPerSecond: 5_000 },

@@ -17,11 +17,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/support/code-server';
 import { startClaudeModelServer } from '../test/support/model-servers/claude';
-import { codeServerProcesses } from './processCpu';
-import { benchMarkdown, END_MARKER } from './streaming';
-import { openCodeServerStreaming } from './streamingCodeServer';
-import { CHUNK, openRawAgent, type Pace } from './rawAgent';
-import { count } from './report';
+import { codeServerProcesses } from './shared/processCpu';
+import { openCodeServerStreaming } from './streaming/codeServer';
+import { openRawAgent, type Pace } from './streaming/rawAgent';
+import { benchMarkdown, CHUNK, END_MARKER } from './shared/streamedAnswer';
+import { count } from './shared/report';
 
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }

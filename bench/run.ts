@@ -4,7 +4,7 @@
  * Sections, run in this order (all of them unless some are named):
  *   handshake    spawn -> initialize -> session/new, SessionController vs a raw NDJSON client, and the first
  *                token after Enter, on the scripted agent and (without --quick) each real adapter that runs
- *                here on its scripted model server (bench/handshake.ts HANDSHAKE_AGENTS)
+ *                here on its scripted model server (bench/handshake/agents.ts HANDSHAKE_AGENTS)
  *   hostIngest   agent_message_chunk floods through each stage of the host path, in memory and over a pipe
  *   review       change ledger hunks, keep/undo/redo and memory, against git diff --no-index
  *   checkpoints  restore of a checkpoint over 100 files / 2,000 changed lines; storage of a 50-turn session
@@ -27,27 +27,27 @@
  *
  * Progress goes to stderr. Each section's report goes to stdout, and at the very end exactly one
  * `BENCH_JSON {...}` line with every figure under its dotted key, and under `stable` every key of
- * STABLE_KEYS (see bench/figures.ts), null when its section did not run.
+ * STABLE_KEYS (see bench/shared/figures.ts), null when its section did not run.
  */
 import { performance } from 'node:perf_hooks';
-import { bigThreadBench } from './bigThread';
-import { bundlesBench } from './bundles';
-import { checkpointsBench } from './checkpoints';
-import { createContext } from './context';
-import { editorUndoBench } from './editorUndo';
-import { stableFigures, type Bench, type BenchOptions, type Figures } from './figures';
-import { fsReadBench } from './fsRead';
-import { handshakeBench } from './handshake';
-import { hostIngestBench } from './hostIngest';
-import { inspectorBench } from './inspector';
-import { machine } from './machine';
-import { panelReadyBench } from './panelReady';
-import { reviewBench } from './review';
-import { Cleanup } from './resources';
-import { stableTable } from './report';
-import { round } from './stats';
-import { streamingBench } from './streaming';
-import { terminalBench } from './terminals';
+import { bigThreadBench } from './bigThread/bigThreadBench';
+import { bundlesBench } from './bundles/bundlesBench';
+import { checkpointsBench } from './checkpoints/checkpointsBench';
+import { createContext } from './shared/context';
+import { editorUndoBench } from './editorUndo/editorUndoBench';
+import { stableFigures, type Bench, type BenchOptions, type Figures } from './shared/figures';
+import { fsReadBench } from './fsRead/fsReadBench';
+import { handshakeBench } from './handshake/handshakeBench';
+import { hostIngestBench } from './hostIngest/hostIngestBench';
+import { inspectorBench } from './inspector/inspectorBench';
+import { machine } from './shared/machine';
+import { panelReadyBench } from './panelReady/panelReadyBench';
+import { reviewBench } from './review/reviewBench';
+import { Cleanup } from './shared/resources';
+import { stableTable } from './shared/report';
+import { round } from './shared/stats';
+import { streamingBench } from './streaming/streamingBench';
+import { terminalBench } from './terminal/terminalBench';
 
 const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
 
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${header(selection, facts).join('\n')}\n`);
   const figures = await runBenches(selection, cleanup);
   const totalSeconds = (performance.now() - startedAt) / 1000;
-  process.stdout.write(`\nStable figures (the same keys in every run; see STABLE_KEYS in bench/figures.ts)\n${stableTable(figures)}\n`);
+  process.stdout.write(`\nStable figures (the same keys in every run; see STABLE_KEYS in bench/shared/figures.ts)\n${stableTable(figures)}\n`);
   process.stdout.write(`\ntotal: ${totalSeconds.toFixed(1)} s\n`);
   const json = {
     options: selection.options,

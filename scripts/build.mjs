@@ -38,7 +38,7 @@ const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/demo-agent/demoAgent.ts'], outfile: 'dist/demo-agent.js', platform: 'node', format: 'cjs', target: 'node20' },
   // An ES module with chunks: xterm and most highlight.js languages load only when the panel first
-  // needs them (bench/bundles.ts reads the metafile to tell what loads when the panel opens).
+  // needs them (bench/bundles/bundlesBench.ts reads the metafile to tell what loads when the panel opens).
   {
     ...common, entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', chunkNames: 'chunks/[name]-[hash]', splitting: true, metafile: true,
     platform: 'browser', format: 'esm', target: 'chrome120',

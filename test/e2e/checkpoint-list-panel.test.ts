@@ -1,6 +1,6 @@
 // The panel's real bundle in Chromium: each prompt brings every message's checkpoint state; only
 // the messages whose "Restore to here" looks different are drawn again (drawing all of them again
-// held a long conversation's panel for a long frame at every prompt: bench/checkpointList.ts).
+// held a long conversation's panel for a long frame at every prompt: bench/bigThread/checkpointList.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pairedRatios, single, STABLE_KEYS, stableFigures } from '../../bench/figures';
-import { stableTable } from '../../bench/report';
+import { pairedRatios, single, STABLE_KEYS, stableFigures } from '../../bench/shared/figures';
+import { stableTable } from '../../bench/shared/report';
 
 test('a side-by-side ratio is taken round by round, not as a ratio of medians', () => {
   // Medians 20 / 10 would say 2x; the rounds themselves were 1x, 4x and 1.5x.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { untilIdle } from '../../bench/processCpu';
+import { untilIdle } from '../../bench/shared/processCpu';
 
 /** A CPU counter that grows by each of `steps` in turn at every read, then stays; it counts its reads. */
 function counter(steps: number[]): { read: () => number; reads: () => number } {

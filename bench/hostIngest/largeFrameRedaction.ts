@@ -5,8 +5,9 @@
  * Rounds alternate which goes first.
  */
 import { performance } from 'node:perf_hooks';
-import { FrameStore, type Frame } from '../../src/acp/frames';
-import { redactFrameText } from '../../src/acp/redact';
+import { FrameStore } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
+import { redactFrameText } from '../../src/redaction/redact';
 import { longestBlock } from '../../test/support/eventLoopGaps';
 import { distribution, single, type Figures } from '../shared/figures';
 import { WARMUP_ROUNDS } from '../shared/resources';

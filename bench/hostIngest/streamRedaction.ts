@@ -4,8 +4,8 @@
  * CHUNK-character agent_message_chunk frames through one FrameRedactor, time per 1,000 frames.
  */
 import { performance } from 'node:perf_hooks';
-import { FrameRedactor } from '../../src/acp/frameRedaction';
-import type { Frame } from '../../src/acp/frames';
+import { FrameRedactor } from '../../src/redaction/frameRedaction';
+import type { Frame } from '../../src/wire/frame';
 import { distribution, single, type Figures } from '../shared/figures';
 import { WARMUP_ROUNDS } from '../shared/resources';
 import { benchMarkdown, CHUNK } from '../shared/streamedAnswer';

@@ -5,14 +5,15 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { AcpConnection } from '../../src/acp/acpConnection';
-import { FrameStore, type Frame } from '../../src/acp/frames';
+import { FrameStore } from '../../src/acp/frames';
+import { type Frame } from '../../src/wire/frame';
 import { deliveryMarks } from '../../src/inspector/deliveryCheck';
 import { fidelityReport } from '../../src/inspector/fidelityReport';
 import { NO_FILTER } from '../../src/inspector/frameFilter';
 import { InspectorModel } from '../../src/inspector/inspectorModel';
 import { exportFrames, readRecording, writeRecording } from '../../src/inspector/recording';
-import { storeRedaction } from '../../src/inspector/slicedRedaction';
-import { RecordingReplay } from '../../src/panel/recordingReplay';
+import { storeRedaction } from '../../src/redaction/slicedRedaction';
+import { RecordingReplay } from '../../src/replay/panel/recordingReplay';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { silentLogger } from '../../src/util/logger';
 import { FrameScript } from '../../test/support/frameBuilders';

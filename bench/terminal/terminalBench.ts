@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { TerminalFeed } from '../../src/panel/terminalFeed';
+import { TerminalFeed } from '../../src/terminals/panel/terminalFeed';
 import { TerminalDisplays } from '../../src/terminals/terminalDisplays';
 import { TerminalService } from '../../src/terminals/terminalService';
 import { silentLogger } from '../../src/util/logger';

@@ -1,7 +1,7 @@
 /**
- * The layer rules hold: every zone's lint rule fires on an import that breaks it and lets the legal
- * ones through, however the path is spelled; the size limits fire; and the host and webview programs
- * reject each other's globals. Probes are virtual: ESLint gets a file path inside the zone,
+ * The layer rules hold: each unit of the order, the demo agent and the webview refuse every import
+ * that breaks the order and let the legal ones through, however the path is spelled; the size limits
+ * fire; and the host and webview programs reject each other's globals. Probes are virtual: ESLint gets a file path inside the zone,
  * TypeScript an in-memory source file, so nothing is written to the repository.
  */
 import assert from 'node:assert/strict';
@@ -30,21 +30,22 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
 
 /** The order of units, lowest first: each may import only the units before it (the table the lint config must implement). */
 const CORE = [
-  'util', 'wire', 'contract', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'workspace', 'review', 'checkpoints',
-  'permissions', 'elicitation', 'terminals', 'inspector', 'replay', 'conversation',
+  'util', 'wire', 'contract', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'workspace', 'review',
+  'checkpoints', 'permissions', 'elicitation', 'terminals', 'inspector', 'replay', 'conversation',
 ].map((folder) => `src/${folder}`);
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 const VSCODE = [
-  'src/workspace/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode', 'src/agents/vscode', 'src/terminals/vscode',
-  'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode', 'src/extension.ts',
+  'src/files/vscode', 'src/workspace/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
+  'src/agents/vscode', 'src/terminals/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
+  'src/extension.ts',
 ];
 const ORDER = [...CORE, ...PANEL, ...VSCODE];
 const DEMO_AGENT = 'src/demo-agent';
 
 /** What an import names: a folder, or a file without its extension. */
 const importPath = (unit: string) => unit.replace(/\.ts$/, '');
-/** Places in no unit: another program, and folders not (yet) in the order, which nobody may import. */
-const OUTSIDE = ['webview', 'src/newFolder', 'src/thread/vscode', 'src/conversation/panel'];
+/** Files in no unit: another program, and folders not (yet) in the order, which nobody may import. */
+const OUTSIDE = ['webview', 'src/newFolder', 'src/thread/vscode', 'src/conversation/panel'].map((folder) => `${folder}/x`);
 
 /** A file each unit owns: in its folder (or the unit itself for src/extension.ts); a core owns its other subfolders. */
 function targetsOf(unit: string): string[] {
@@ -67,16 +68,15 @@ function spellings(file: string, target: string): string[] {
 
 /** Each unit's probes, with the targets it may not import: every unit after it and everything outside the order. */
 function zones(): { unit: string; denied: string[] }[] {
-  const outside = [DEMO_AGENT, ...OUTSIDE].map((place) => `${place}/x`);
   return [
-    ...ORDER.map((unit, i) => ({ unit, denied: [...ORDER.slice(i + 1).flatMap(targetsOf), ...outside] })),
-    { unit: DEMO_AGENT, denied: [...ORDER.flatMap(targetsOf), ...OUTSIDE.map((place) => `${place}/x`)] },
+    ...ORDER.map((unit, i) => ({ unit, denied: [...ORDER.slice(i + 1).flatMap(targetsOf), `${DEMO_AGENT}/x`, ...OUTSIDE] })),
+    { unit: DEMO_AGENT, denied: [...ORDER.flatMap(targetsOf), ...OUTSIDE] },
   ];
 }
 
 describe('layer rules in eslint.config.mjs', () => {
   test('each unit imports exactly the units before it in the order, from any depth, however the path is spelled', async () => {
-    const targets = [...ORDER.flatMap(targetsOf), `${DEMO_AGENT}/x`, ...OUTSIDE.map((place) => `${place}/x`)];
+    const targets = [...ORDER.flatMap(targetsOf), `${DEMO_AGENT}/x`, ...OUTSIDE];
     for (const { unit, denied } of zones()) {
       for (const file of probesOf(unit)) {
         const all = targets.flatMap((target) => spellings(file, target));
@@ -102,12 +102,12 @@ describe('layer rules in eslint.config.mjs', () => {
     };
     const order = (unit: string, place: number) => `${unit} is unit ${place} of the order in eslint.config.mjs: it may import only units before it.`;
     const layer = (unit: string, name: string) => `${unit} is in the ${name} layer: it may not import the vscode layer (vscode/ folders, src/vscode, src/extension.ts).`;
-    assert.deepEqual(await messages('src/review/probe.ts', '../checkpoints/x'), [order('src/review', 11)]);
-    assert.deepEqual(await messages('src/review/probe.ts', './panel/x'), [order('src/review', 11)]);
+    assert.deepEqual(await messages('src/review/probe.ts', '../checkpoints/x'), [order('src/review', 12)]);
+    assert.deepEqual(await messages('src/review/probe.ts', './panel/x'), [order('src/review', 12)]);
     assert.deepEqual(await messages('src/review/probe.ts', './vscode/x'), [layer('src/review', 'core')]);
     assert.deepEqual(await messages('src/review/comments/probe.ts', '../../vscode/x'), [layer('src/review', 'core')]);
     assert.deepEqual(await messages('src/usage/panel/probe.ts', '../../extension'), [layer('src/usage/panel', 'panel')]);
-    assert.deepEqual(await messages('src/review/vscode/probe.ts', '../../checkpoints/vscode/x'), [order('src/review/vscode', 26)]);
+    assert.deepEqual(await messages('src/review/vscode/probe.ts', '../../checkpoints/vscode/x'), [order('src/review/vscode', 28)]);
     assert.deepEqual(await messages('src/usage/probe.ts', 'vscode'), ['src/usage is in the core layer: only the vscode layer (vscode/ folders, src/vscode, src/extension.ts) may use the VS Code API.']);
   });
 

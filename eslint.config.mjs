@@ -11,16 +11,16 @@ import tseslint from 'typescript-eslint';
 
 // Features' pure cores, lowest first: no VS Code API.
 const CORE = [
-  'src/util', 'src/wire', 'src/contract', 'src/redaction', 'src/acp', 'src/agents', 'src/registry', 'src/usage', 'src/thread',
-  'src/files', 'src/workspace', 'src/review', 'src/checkpoints', 'src/permissions', 'src/elicitation', 'src/terminals',
+  'src/util', 'src/contract', 'src/wire', 'src/redaction', 'src/acp', 'src/agents', 'src/registry', 'src/usage', 'src/thread',
+  'src/files', 'src/review', 'src/checkpoints', 'src/permissions', 'src/elicitation', 'src/terminals', 'src/workspace',
   'src/inspector', 'src/replay', 'src/conversation',
 ];
 // The panels' host side: no VS Code API either, so it runs under unit tests as it runs in the editor.
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 // Adapters to the VS Code API, and the wiring on top.
 const VSCODE = [
-  'src/files/vscode', 'src/workspace/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
-  'src/agents/vscode', 'src/terminals/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
+  'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
+  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
   'src/extension.ts',
 ];
 const ORDER = [...CORE, ...PANEL, ...VSCODE];

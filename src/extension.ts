@@ -9,7 +9,6 @@ import { registerCommands } from './vscode/commands';
 import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './inspector/vscode/trafficChannel';
-import { createReviewFeature } from './review/vscode/reviewFeature';
 import { registerCommentCommand } from './review/vscode/reviewCommentCommand';
 import { createMcpServerSource } from './agents/vscode/mcpSettings';
 import { workspaceRecords } from './vscode/fileMemento';
@@ -18,6 +17,7 @@ import { secretApiKeys } from './vscode/apiKeys';
 import { registerRegistryCommand } from './registry/vscode/registryCommand';
 import { AgentHostPool } from './acp/agentHost';
 import { createTerminalFeature } from './terminals/vscode/terminalFeature';
+import { createWindowScope } from './workspace/vscode/windowScope';
 import { createConversationEditor } from './vscode/conversationEditor';
 import { createPermissionPolicy } from './permissions/vscode/permissionSettings';
 import { InspectorFeature } from './inspector/vscode/inspectorFeature';
@@ -38,21 +38,22 @@ export function activate(context: vscode.ExtensionContext): void {
   const traffic = new TrafficChannel(frames);
   context.subscriptions.push(traffic);
 
+  // The one place the window's folders are read: everything below gets them from here, through a scope.
+  const roots = () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   const records = workspaceRecords(context, logger);
-  const { review, createFs, checkpoints } = createReviewFeature(context, records, logger);
   const apiKeys = secretApiKeys(context.secrets, context.globalState);
   const terminals = createTerminalFeature(context, logger);
+  const { scope: windowScope, review } = createWindowScope({ context, records, roots, terminals, logger });
   const environment: SessionEnvironment = {
-    workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? null,
+    workspace: () => (roots().length > 0 ? windowScope : null),
     trusted: vscode.workspace.isTrusted,
     frames,
     logger,
-    mcpServers: createMcpServerSource(context, logger),
+    mcpServers: createMcpServerSource(context, roots, logger),
     agentHosts: new AgentHostPool(),
-    services: { createFs, createTerminals: terminals.createTerminals },
     signIn: terminals.signIn,
     apiKeys,
-    permissionPolicy: createPermissionPolicy(context),
+    permissionPolicy: createPermissionPolicy(context, roots),
     agentPriority: readAgentPriority,
   };
   const loadAgents = () => {
@@ -66,13 +67,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const presenter = new ChatPresenter(loadAgents, selected, environment, (message) => provider?.post(message), {
     showLog: () => channel.show(true),
     showTraffic: () => traffic.show(),
-    openLink: (href) => void openAgentLink(href, logger),
+    openLink: (href) => void openAgentLink(href, roots(), logger),
     rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
     showFrames: (toolCallId) => void vscode.commands.executeCommand('tandem.showFrameInspector', toolCallId),
-  }, review, workspaceTranscripts(records), checkpoints);
+  }, review, workspaceTranscripts(records), windowScope.checkpoints);
   context.subscriptions.push(presenter);
   if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));
   const showInThread = async (toolCallId: string) => {
@@ -87,12 +88,13 @@ export function activate(context: vscode.ExtensionContext): void {
     conversation: () => inspectedConversation(presenter.currentSession, {
       review,
       permissionPolicy: environment.permissionPolicy ?? null,
-      workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+      workspaceRoots: roots,
     }),
     inspectedReplay: () => replays?.inspectedFor(presenter.currentSession) ?? null,
     showInThread: (toolCallId) => void showInThread(toolCallId),
   });
   replays = new ReplayCommand({
+    roots,
     inspector,
     logger,
     showReplay: (replay) => {
@@ -121,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): void {
   if (vscode.workspace.getConfiguration('tandem').get<boolean>('revealOnStartup')) {
     void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
   }
-  logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${environment.workspaceRoot ?? 'none'}, trusted ${environment.trusted})`);
+  logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${roots()[0] ?? 'none'}, trusted ${environment.trusted})`);
 }
 
 export function deactivate(): void {

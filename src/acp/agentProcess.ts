@@ -5,7 +5,7 @@ import { LineLog } from '../util/lineLog';
 import type { AgentChannel, AgentExit, AgentLaunch } from './agentChannel';
 import { inheritedEnvironment } from '../util/inheritedEnvironment';
 import { startReaper, stopGroup } from '../util/processGroup';
-import { startedAt, type AgentPriority } from '../util/processPriority';
+import { startedAt } from '../util/processPriority';
 
 const KILL_GRACE_MS = 1500;
 

@@ -23,7 +23,8 @@ import { AgentWatch } from './agentWatch';
 import { AgentSessions } from './agentSessions';
 import { PromptTurns } from './promptTurns';
 
-export type { SessionContext, SessionEnvironment, SessionServices } from './sessionEnvironment';
+export type { SessionEnvironment } from './sessionEnvironment';
+import { scopeCwd, type WorkspaceScope } from '../workspace/workspaceScope';
 
 let nextSessionKey = 1;
 
@@ -53,6 +54,8 @@ export class SessionController implements Disposable {
   private readonly turns: TurnState;
   readonly onTurnChanged: TurnState['onChanged'];
   newSessionResponse: OpenedSession['response'] | null = null;
+  /** Where this conversation works: its folders, review, checkpoints and editor services. */
+  readonly workspace: WorkspaceScope | null;
   private readonly opening: OpeningUpdates;
   private readonly watch: AgentWatch;
   private readonly sessions: AgentSessions;
@@ -67,14 +70,15 @@ export class SessionController implements Disposable {
     this.connection = new ConnectionState(agent.label, () => environment.trusted);
     this.onConnectionChanged = this.connection.onChanged;
     this.permissions.usePolicy(environment.permissionPolicy?.forAgent(agent.id) ?? null);
-    this.opener = new SessionOpener(agent, environment, {
+    this.workspace = environment.workspace(this.key);
+    this.opener = new SessionOpener(agent, environment, this.workspace, {
       key: this.key, thread: this.thread, terminalDisplays: this.terminalDisplays, log: this.log, onUpdate: this.updateEmitter.event,
       onPermissionRequest: this.permissions.onRequested,
       // An agent that goes on after Stop ended its turn here (no answer within the grace) is still at work.
       promptUnderWay: () => this.turns.current !== null || this.prompts.awaitingAnswer,
       sessionKnown: (sessionId) => this.opening.release(sessionId).forEach((update) => this.applyUpdate(update)),
     });
-    this.signInFlow = new SignInFlow(agent, environment, this.log, {
+    this.signInFlow = new SignInFlow(agent, { signIn: environment.signIn, apiKeys: environment.apiKeys, cwd: scopeCwd(this.workspace) }, this.log, {
       connectionPhase: () => this.connection.view.phase,
       show: (state) => this.connection.set(state),
       stopAgent: () => this.stopAgent(),
@@ -90,7 +94,7 @@ export class SessionController implements Disposable {
         if (this.turns.current) this.turns.finish(this.turns.current, 'error', message);
       },
     }, environment.startupTimeoutsMs);
-    this.sessions = new AgentSessions({ ...conversation, workspaceRoot: environment.workspaceRoot, start: () => this.start(), notRunning: () => this.notRunning() });
+    this.sessions = new AgentSessions({ ...conversation, workspaceRoot: scopeCwd(this.workspace), start: () => this.start(), notRunning: () => this.notRunning() });
     this.prompts = new PromptTurns({
       ...conversation, thread: this.thread, turns: this.turns,
       start: () => this.start(),

@@ -1,10 +1,6 @@
-import type * as acp from '@agentclientprotocol/sdk';
-import type { FsPort, TerminalPort } from '../acp/clientPorts';
+import type { ClientPorts } from '../acp/clientPorts';
 import type { FrameStore } from '../acp/frames';
 import type { McpServerChoice, McpServerOffer } from '../agents/mcpServers';
-import type { TerminalDisplays } from '../terminals/terminalDisplays';
-import type { ThreadModel } from '../thread/threadModel';
-import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
@@ -12,47 +8,24 @@ import type { AgentHostPool } from '../acp/agentHost';
 import type { AgentStarter } from '../acp/agentChannel';
 import type { StartupStage } from '../contract/startupView';
 import type { AgentPriority } from '../util/processPriority';
+import type { WorkspaceScope } from '../workspace/workspaceScope';
 
-/** What a session's services get to work with. */
-export interface SessionContext {
-  /** Tells this conversation's changes from other conversations' (e.g. for undo notes). */
-  key: string;
-  /** The session's cwd: the first workspace folder. */
-  cwd: string;
-  thread: ThreadModel;
-  logger: Logger;
-  /** Every `session/update` of this session, after the thread applied it. */
-  onUpdate(listener: (update: acp.SessionUpdate) => void): Disposable;
-  /**
-   * The tool call of each permission request, before it is answered: some agents (OpenCode) name
-   * the file a call will change, and send its diff, only there.
-   */
-  onPermissionRequest(listener: (toolCall: acp.ToolCallUpdate) => void): Disposable;
-  /** Who the agent said it is in `initialize` (null until then). */
-  agentInfo(): acp.Implementation | null;
-  /** The session's terminals as the user sees them; a terminal service feeds its own in. */
-  terminalDisplays: TerminalDisplays;
-  /** Whether the agent works on a prompt: its turn runs (from before the agent starts for it), or the agent has not answered it yet. */
-  promptUnderWay(): boolean;
-}
-
-/**
- * Optional services a session offers the agent. Each is created per agent connection and
- * disposed when it ends; a missing one is simply not advertised.
- */
-export interface SessionServices {
-  createFs?(context: SessionContext): FsPort & Disposable;
-  createTerminals?(context: SessionContext): TerminalPort & Disposable;
-}
 
 export interface SessionEnvironment {
-  /** The session's cwd; null when no folder is open. */
-  workspaceRoot: string | null;
+  /**
+   * Where a conversation works (by its key), built by the composition root: its folders, review,
+   * checkpoints and the editor services its sessions get. null: no folder is open.
+   */
+  workspace(conversationKey: string): WorkspaceScope | null;
+  /**
+   * Answers to `fs/*` and `terminal/*` given on the wire as they are, instead of by the workspace's
+   * services: a replay answers as the recording did. Absent: the workspace serves them.
+   */
+  wirePorts?: Pick<ClientPorts, 'fs' | 'terminals'>;
   /** Restricted Mode: agents run programs and change files, so none is started. */
   trusted: boolean;
   frames: FrameStore;
   logger: Logger;
-  services?: SessionServices;
   /**
    * The MCP servers to pass in session/new, load and resume, awaited before each: the user's own,
    * and those of project files the user said yes to (asking first where needed). A plain list is

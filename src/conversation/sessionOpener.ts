@@ -19,11 +19,15 @@ import { errorMessage } from '../redaction/redactedLog';
 import { applyAgentDefaults } from './agentDefaults';
 import { initializeAgent } from './agentInitialization';
 import { nonProtocolOutputCheck } from './openingUpdates';
-import type { SessionContext, SessionEnvironment } from './sessionEnvironment';
+import type { SessionEnvironment } from './sessionEnvironment';
+import type { SessionContext } from '../workspace/sessionContext';
+import { acpFsPort, acpTerminalPort } from '../workspace/acpV1Ports';
+import { scopeCwd, type WorkspaceScope } from '../workspace/workspaceScope';
+import { quirksOf } from '../acp/agentQuirks';
 import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { isAuthRequired } from './signIn';
 
-/** The conversation's own answers on the connection; the opener adds the fs and terminal services. */
+/** The conversation's own answers on the connection; the opener adds the files and commands of its workspace. */
 export type ConversationPorts = Pick<ClientPorts, 'sessionUpdate' | 'requestPermission' | 'elicitation'>;
 
 /** The conversation an opener works for. */
@@ -96,12 +100,13 @@ export class SessionOpener {
   constructor(
     private readonly agent: AgentDefinition,
     private readonly environment: SessionEnvironment,
+    private readonly workspace: WorkspaceScope | null,
     private readonly conversation: OpeningConversation,
   ) {}
 
   /** The program and environment to start, or why the agent cannot be started. */
   async launch(): Promise<{ launch: AgentLaunch } | { problem: string }> {
-    const cwd = this.environment.workspaceRoot;
+    const cwd = scopeCwd(this.workspace);
     if (!cwd) return { problem: 'Open a folder first: agents work inside a workspace folder.' };
     const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))) };
     const command = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
@@ -114,12 +119,13 @@ export class SessionOpener {
 
   /** Starts the agent, or joins its running process, with this conversation's services. */
   attach(launch: AgentLaunch, ports: ConversationPorts): AgentAttachment {
-    const { services: factories, agentHosts } = this.environment;
+    const { agentHosts, wirePorts: wire } = this.environment;
+    const scope = wire ? null : this.workspace;
     let attachment: AgentAttachment | null = null;
     const checkOutput = nonProtocolOutputCheck(this.agent.label, this.conversation.thread, this.conversation.log, () => attachment?.sessionId == null);
     const host = hostFor(launch, {
       pool: this.agent.shareProcess === false ? undefined : agentHosts,
-      offers: { fs: Boolean(factories?.createFs), terminals: Boolean(factories?.createTerminals) },
+      offers: { fs: Boolean(wire ? wire.fs : scope?.files), terminals: Boolean(wire ? wire.terminals : scope?.commands) },
       onFrame: (frame) => {
         this.environment.frames.record(frame);
         checkOutput(frame);
@@ -131,11 +137,11 @@ export class SessionOpener {
     const { key, thread, log, onUpdate, onPermissionRequest, terminalDisplays, promptUnderWay } = this.conversation;
     const context: SessionContext = { key, cwd: launch.cwd, thread, logger: log, onUpdate, onPermissionRequest, agentInfo: () => host.connection.initializeResponse?.agentInfo ?? null, terminalDisplays, promptUnderWay };
     const services = new DisposableStore();
-    const fs = factories?.createFs?.(context) ?? null;
-    const terminals = factories?.createTerminals?.(context) ?? null;
-    if (fs) services.add(fs);
-    if (terminals) services.add(terminals);
-    attachment = new AgentAttachment(host, launch, { ...ports, fs, terminals }, services, agentHosts);
+    const files = scope?.files ? services.add(scope.files(context)) : null;
+    const commands = scope?.commands ? services.add(scope.commands(context)) : null;
+    const fs = files && acpFsPort(files, () => quirksOf(context.agentInfo()).missingFileReadsAsEmpty);
+    const served = wire ?? { fs, terminals: commands && acpTerminalPort(commands) };
+    attachment = new AgentAttachment(host, launch, { ...ports, ...served }, services, agentHosts);
     return attachment;
   }
 

@@ -35,7 +35,8 @@ export class SignInFlow {
 
   constructor(
     private readonly agent: AgentDefinition,
-    private readonly environment: Pick<SessionEnvironment, 'workspaceRoot' | 'signIn' | 'apiKeys'>,
+    /** `cwd`: where a login program runs (the conversation's folder). */
+    private readonly environment: Pick<SessionEnvironment, 'signIn' | 'apiKeys'> & { cwd: string | null },
     private readonly log: Logger,
     private readonly conversation: SignInConversation,
   ) {}
@@ -90,7 +91,7 @@ export class SignInFlow {
   }
 
   private login(method: acp.AuthMethod): LoginCommand | null {
-    const cwd = this.environment.workspaceRoot ?? process.cwd();
+    const cwd = this.environment.cwd ?? process.cwd();
     const command = findExecutable(this.agent.command, this.agent.env.PATH ?? process.env.PATH, cwd) ?? this.agent.command;
     return loginCommand(method, { command, args: this.agent.args, env: this.agent.env, cwd });
   }

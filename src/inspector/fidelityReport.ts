@@ -5,9 +5,9 @@ import type { PermissionGrantView, ProjectRulesView } from '../contract/conversa
 import { toolKinds } from '../contract/toolKinds';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
-import { agentIdentity, type AgentIdentity } from './agentIdentity';
-import { buildFrameIndex, type FrameMark, type FrameMarkKind } from './frameIndex';
-import { emptyOutcomes, TrafficFacts, type Outcomes, type ToolFacts } from './trafficFacts';
+import { agentIdentity } from './agentIdentity';
+import { buildFrameIndex, type FrameMark } from './frameIndex';
+import { emptyOutcomes, TrafficFacts, type ToolFacts } from './trafficFacts';
 import { reportSummary } from './reportSummary';
 import type { CapabilityUse, ClientMethodUse, Counted, FidelityReport, FileArrival, FileChangeFact, ToolAccess } from './fidelityReportShape';
 

@@ -9,7 +9,9 @@ import type { TerminalDisplays, TerminalMirrorHandle } from '../terminals/termin
 import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { AgentCatalog } from './agentCatalog';
-import { CheckpointPanel, type CheckpointService } from '../checkpoints/panel/checkpointPanel';
+import { scopeCwd } from '../workspace/workspaceScope';
+import { CheckpointPanel } from '../checkpoints/panel/checkpointPanel';
+import { type CheckpointService } from '../checkpoints/checkpointService';
 import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
 import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
@@ -70,7 +72,6 @@ export class ChatPresenter implements Disposable {
   /** "Show frames" on cards and "Show in thread" from the frame inspector. */
   private readonly links: ThreadLinks;
   /** The sessions' cwd, for the names cards give files. */
-  private readonly workspaceRoot: string | null;
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -83,7 +84,6 @@ export class ChatPresenter implements Disposable {
     checkpoints: CheckpointService | null = null,
   ) {
     this.agents = new AgentCatalog(loadAgents);
-    this.workspaceRoot = environment.workspaceRoot;
     this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
     this.reviewFeedback = review ? new ReviewFeedback(review, () => this.tabs.active.id) : null;
@@ -140,7 +140,7 @@ export class ChatPresenter implements Disposable {
       review: this.reviewFeedback?.view() ?? emptyReview,
       terminals: this.session.terminalDisplays.snapshot(),
       tabs: this.tabs.view(),
-      workspaceRoot: this.workspaceRoot,
+      workspaceRoot: scopeCwd(this.session.workspace),
     };
   }
 

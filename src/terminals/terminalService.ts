@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import * as acp from '@agentclientprotocol/sdk';
-import type { TerminalPort } from '../acp/clientPorts';
 import { resolveAgentPath } from '../files/pathBoundary';
+import { ServiceError, throwIfCancelled } from '../files/serviceError';
 import type { Disposable } from '../util/disposable';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';
-import { CommandProcess } from './commandProcess';
+import { CommandProcess, type CommandExit } from './commandProcess';
 import { DisplayStream } from './displayStream';
 import { commandEnvironment, displayCommand, planLaunch } from './launch';
 import type { TerminalDisplays } from './terminalDisplays';
@@ -29,6 +28,36 @@ export interface TerminalServiceOptions {
   priority?(): AgentPriority;
 }
 
+/** A command to run for the agent, as any protocol asks for one. */
+export interface CommandRequest {
+  command: string;
+  args?: string[];
+  env?: { name: string; value: string }[];
+  /** Where it runs; the session's cwd when absent. */
+  cwd?: string | null;
+  /** Output kept beyond this many bytes is cut from the start. */
+  outputByteLimit?: number | null;
+}
+
+export interface CommandOutput {
+  output: string;
+  truncated: boolean;
+  /** null while the command runs. */
+  exitStatus: CommandExit | null;
+}
+
+/** Commands run for the agent with real processes the user sees, for any protocol (see workspace/acpV1Ports.ts). */
+export interface CommandService extends Disposable {
+  /** Starts the command and returns its terminal id at once. */
+  start(request: CommandRequest, signal?: AbortSignal): Promise<string>;
+  output(terminalId: string): Promise<CommandOutput>;
+  waitForExit(terminalId: string, signal?: AbortSignal): Promise<CommandExit>;
+  /** Ends the command; its output stays readable until released. */
+  kill(terminalId: string): Promise<void>;
+  /** Ends the command and forgets it. */
+  release(terminalId: string): Promise<void>;
+}
+
 /** Without a limit from the agent, this much output is kept (memory stays bounded regardless). */
 export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 /** The answer to `terminal/output` must fit in one JSON-RPC message (the SDK's default cap is 32 MiB). */
@@ -44,17 +73,19 @@ interface Running {
  * process group so kill and release end everything it started. Every terminal is also shown
  * (card, terminal panel) through the session's terminal displays.
  */
-export class TerminalService implements TerminalPort, Disposable {
+export class TerminalService implements CommandService {
   private readonly terminals = new Map<string, Running>();
   private readonly outsideAllowed = new Set<string>();
   private disposed = false;
 
   constructor(private readonly options: TerminalServiceOptions) {}
 
-  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
-    if (this.disposed) throw acp.RequestError.internalError(undefined, 'the session has ended');
-    if (!params.command.trim()) throw acp.RequestError.invalidParams(undefined, 'command is empty');
+  async start(params: CommandRequest, signal?: AbortSignal): Promise<string> {
+    if (this.disposed) throw new ServiceError('failed', 'the session has ended');
+    if (!params.command.trim()) throw new ServiceError('invalid', 'command is empty');
     const cwd = await this.checkedCwd(params.cwd ?? null);
+    // The question about a folder outside gave the agent time to give up: nothing starts for a cancelled request.
+    throwIfCancelled(signal);
     const request = { command: params.command, args: params.args ?? [] };
     const plan = planLaunch(request, this.options.shell ?? process.env.SHELL);
     const limit = Math.min(MAX_OUTPUT_BYTES, Math.max(0, Math.floor(params.outputByteLimit ?? DEFAULT_OUTPUT_BYTES)));
@@ -69,12 +100,12 @@ export class TerminalService implements TerminalPort, Disposable {
         priority: this.options.priority?.() ?? 'normal',
       });
     } catch (error) {
-      throw acp.RequestError.internalError(undefined, `cannot run ${params.command}: ${errorMessage(error)}`);
+      throw new ServiceError('failed', `cannot run ${params.command}: ${errorMessage(error)}`);
     }
     const terminalId = `term-${randomUUID()}`;
     if (this.disposed) {
       command.dispose();
-      throw acp.RequestError.internalError(undefined, 'the session has ended');
+      throw new ServiceError('failed', 'the session has ended');
     }
     this.options.logger.info(`terminal ${terminalId}: ${plan.viaShell ? 'shell ' : ''}${displayCommand(request)} in ${cwd} (pid ${command.pid}, limit ${limit} bytes)`);
     void command.priority?.then((done) => this.options.logger.info(`terminal ${terminalId} runs below the editor: ${done}`));
@@ -94,23 +125,24 @@ export class TerminalService implements TerminalPort, Disposable {
       this.options.logger.info(`terminal ${terminalId} ended: ${status.signal ?? `exit code ${status.exitCode}`}`);
     });
     this.terminals.set(terminalId, { command, subscription });
-    return { terminalId };
+    return terminalId;
   }
 
-  async output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
-    const { command } = this.running(params.terminalId);
+  async output(terminalId: string): Promise<CommandOutput> {
+    const { command } = this.running(terminalId);
     const status = command.exitStatus;
     return {
       output: command.output.text(status !== null),
       truncated: command.output.truncated,
-      ...(status ? { exitStatus: { exitCode: status.exitCode, signal: status.signal } } : {}),
+      exitStatus: status ? { exitCode: status.exitCode, signal: status.signal } : null,
     };
   }
 
-  async waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
-    const { command } = this.running(params.terminalId);
+  async waitForExit(terminalId: string, signal?: AbortSignal): Promise<CommandExit> {
+    const { command } = this.running(terminalId);
+    if (!signal) return command.exited;
     const aborted = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(acp.RequestError.requestCancelled());
+      const onAbort = () => reject(new ServiceError('cancelled', 'the request was cancelled'));
       if (signal.aborted) onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       void command.exited.finally(() => signal.removeEventListener('abort', onAbort));
@@ -119,17 +151,15 @@ export class TerminalService implements TerminalPort, Disposable {
     return { exitCode: status.exitCode, signal: status.signal };
   }
 
-  async kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse> {
-    await this.running(params.terminalId).command.kill();
-    return {};
+  async kill(terminalId: string): Promise<void> {
+    await this.running(terminalId).command.kill();
   }
 
-  async release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse> {
-    const terminal = this.running(params.terminalId);
-    this.terminals.delete(params.terminalId);
+  async release(terminalId: string): Promise<void> {
+    const terminal = this.running(terminalId);
+    this.terminals.delete(terminalId);
     await terminal.command.kill();
-    this.forget(params.terminalId, terminal);
-    return {};
+    this.forget(terminalId, terminal);
   }
 
   /** The connection ended (agent stopped or crashed, session closed): nothing it started survives. */
@@ -152,7 +182,7 @@ export class TerminalService implements TerminalPort, Disposable {
 
   private running(terminalId: string): Running {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) throw acp.RequestError.invalidParams({ terminalId }, `unknown or released terminal ${terminalId}`);
+    if (!terminal) throw new ServiceError('invalid', `unknown or released terminal ${terminalId}`, { terminalId });
     return terminal;
   }
 
@@ -160,10 +190,10 @@ export class TerminalService implements TerminalPort, Disposable {
     const resolved = resolveAgentPath(requested ?? this.options.cwd, this.options.cwd, this.options.roots());
     if (!resolved.inside && !this.outsideAllowed.has(resolved.realPath)) {
       const allowed = (await this.options.allowCwdOutsideRoots?.(resolved.path)) ?? false;
-      if (!allowed) throw acp.RequestError.invalidParams({ cwd: requested }, `cwd ${resolved.path} is outside the workspace`);
+      if (!allowed) throw new ServiceError('invalid', `cwd ${resolved.path} is outside the workspace`, { cwd: requested });
       this.outsideAllowed.add(resolved.realPath);
     }
-    if (!isFolder(resolved.path)) throw acp.RequestError.invalidParams({ cwd: requested }, `cwd ${resolved.path} is not a folder`);
+    if (!isFolder(resolved.path)) throw new ServiceError('invalid', `cwd ${resolved.path} is not a folder`, { cwd: requested });
     return resolved.path;
   }
 }

@@ -8,9 +8,8 @@ import type { Logger } from '../util/logger';
  * links through VS Code (which asks before leaving for an untrusted domain), workspace files in
  * the editor. A refused link is named to the user with the reason, so a dead click is explained.
  */
-export async function openAgentLink(href: string, logger: Logger): Promise<void> {
-  const folders = vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath) ?? [];
-  const target = linkTarget(href, { root: folders[0] ?? null, folders });
+export async function openAgentLink(href: string, folders: readonly string[], logger: Logger): Promise<void> {
+  const target = linkTarget(href, { root: folders[0] ?? null, folders: [...folders] });
   switch (target.kind) {
     case 'web':
       await vscode.env.openExternal(vscode.Uri.parse(target.url, true));

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSyn
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EditorFsService, type FsDecisions } from '../../src/files/fsService';
+import { EditorFsService, type FsDecisions } from '../../src/files/fileService';
 import { type DocumentStore } from '../../src/files/documents';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';

@@ -1,8 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
-import type { FsSessionContext } from '../../src/review/fsContext';
-import { createSessionFs } from '../../src/review/sessionFs';
+import type { FsSessionContext } from '../../src/workspace/sessionContext';
+import { createSessionFs } from '../../src/workspace/sessionFiles';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { SessionController } from '../../src/conversation/sessionController';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { FsSessionContext } from '../../src/review/fsContext';
+import type { FsSessionContext } from '../../src/workspace/sessionContext';
 import type { HunkView } from '../../src/review/types';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, test } from 'node:test';
-import type { FsDecisions } from '../../src/files/fsService';
+import type { FsDecisions } from '../../src/files/fileService';
 import type { DocumentStore } from '../../src/files/documents';
 import { fsSandboxEachTest } from '../support/fsSandbox';
 import { editorFsService } from '../support/pathEscapeCases';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { EditorFsService, FsDecisions } from '../../src/files/fsService';
+import type { EditorFsService, FsDecisions } from '../../src/files/fileService';
 import { sliceLines } from '../../src/files/textContent';
 import { quirksOf } from '../../src/acp/agentQuirks';
 import { fsSandboxEachTest } from '../support/fsSandbox';

@@ -30,13 +30,13 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
 
 /** The order of units, lowest first: each may import only the units before it (the table the lint config must implement). */
 const CORE = [
-  'util', 'wire', 'contract', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'workspace', 'review',
-  'checkpoints', 'permissions', 'elicitation', 'terminals', 'inspector', 'replay', 'conversation',
+  'util', 'contract', 'wire', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'review',
+  'checkpoints', 'permissions', 'elicitation', 'terminals', 'workspace', 'inspector', 'replay', 'conversation',
 ].map((folder) => `src/${folder}`);
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 const VSCODE = [
-  'src/files/vscode', 'src/workspace/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
-  'src/agents/vscode', 'src/terminals/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
+  'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
+  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
   'src/extension.ts',
 ];
 const ORDER = [...CORE, ...PANEL, ...VSCODE];

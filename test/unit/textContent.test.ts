@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { FsSessionContext } from '../../src/review/fsContext';
+import type { FsSessionContext } from '../../src/workspace/sessionContext';
 import { decodeText, exactText, looksBinary } from '../../src/files/textContent';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';

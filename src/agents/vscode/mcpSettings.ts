@@ -8,16 +8,16 @@ export const MCP_SETTING = 'tandem.mcpServers';
 
 /**
  * The MCP servers a session may pass: Tandem's setting (application scope, so only the user sets
- * it) as it is, then each folder's `.vscode/mcp.json`, whose servers only pass once the user
+ * it) as it is, then each of `roots`' `.vscode/mcp.json`, whose servers only pass once the user
  * allowed that exact definition there.
  */
-export function createMcpServerSource(context: vscode.ExtensionContext, logger: Logger): () => Promise<McpServerOffer> {
+export function createMcpServerSource(context: vscode.ExtensionContext, roots: () => readonly string[], logger: Logger): () => Promise<McpServerOffer> {
   const consent = createMcpConsent(context);
   return () => {
     const fromSettings = parseMcpServers(vscode.workspace.getConfiguration().get<unknown>(MCP_SETTING) ?? {}, MCP_SETTING);
-    const fromFolders = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
-      const label = vscode.workspace.asRelativePath(join(folder.uri.fsPath, workspaceMcpFile));
-      return readWorkspaceMcpServers(folder.uri.fsPath, label);
+    const fromFolders = roots().map((root) => {
+      const label = vscode.workspace.asRelativePath(join(root, workspaceMcpFile));
+      return readWorkspaceMcpServers(root, label);
     });
     for (const reason of [...fromSettings.skipped, ...fromFolders.flatMap((found) => found.skipped)]) logger.warn(`[mcp] ${reason}`);
     return consent.offer(fromSettings.choices, fromFolders.flatMap((found) => found.servers));

@@ -1,10 +1,11 @@
 import type { CheckpointAction, CheckpointHostMessage, CheckpointPreviewView, CheckpointsView, RestoreScope } from '../../contract/checkpointView';
-import type { Checkpoint, CheckpointStore } from '../checkpoints';
+import type { Checkpoint } from '../checkpoints';
+import type { CheckpointService } from '../checkpointService';
 import { conversationRestore } from '../checkpointsConversation';
 import { messageCheckpoints } from '../checkpointsLookup';
 import type { RestorePlan } from '../checkpointsPlan';
-import { messageLabel, type CheckpointRecorder } from '../checkpointsRecorder';
-import { restoreSummary, type RestoreOutcome } from '../checkpointsRestore';
+import { messageLabel } from '../checkpointsRecorder';
+import { restoreSummary } from '../checkpointsRestore';
 import { assertNever } from '../../util/assertNever';
 import { CoalescedTask } from '../../util/coalescedTask';
 import { DisposableStore, type Disposable } from '../../util/disposable';
@@ -14,15 +15,6 @@ import type { TabsView } from '../../contract/sessionTabsView';
 import type { SessionController } from '../../conversation/sessionController';
 import { editorNote } from '../../review/editorNote';
 
-/** The checkpoints of the workspace, as the editor side provides them. */
-export interface CheckpointService {
-  readonly store: CheckpointStore;
-  readonly recorder: CheckpointRecorder;
-  plan(checkpointId: string): Promise<RestorePlan>;
-  restore(plan: RestorePlan, keepMine: ReadonlySet<string>, label: string): Promise<RestoreOutcome>;
-  /** A path as the user reads it. */
-  label(path: string): string;
-}
 
 /** A preview shown in the panel, waiting for the user's choice. */
 interface OpenPreview {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { CheckpointService } from '../panel/checkpointPanel';
+import type { CheckpointService } from '../checkpointService';
 import { CheckpointStore, CHECKPOINT_LIMITS } from '../checkpoints';
 import { planRestore, type RestoreReader } from '../checkpointsPlan';
 import { CheckpointRecorder } from '../checkpointsRecorder';
@@ -14,10 +14,6 @@ import { type DocumentWriter } from '../../files/documents';
 /** The index is small (numbers per file and checkpoint); the copies themselves live on disk. */
 const INDEX_KEY = 'tandem.checkpoints.index';
 
-function workspaceRoots(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-}
-
 function hasUnsavedText(path: string): boolean {
   return vscode.workspace.textDocuments.some((document) => document.uri.scheme === 'file' && document.uri.fsPath === path && document.isDirty);
 }
@@ -28,7 +24,7 @@ function hasUnsavedText(path: string): boolean {
  * workspace records, restores written by review's own writer over the editor's documents. Null without a folder
  * open: there is no workspace storage then, and nothing of the user's to put back.
  */
-export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, logger: Logger): CheckpointService | null {
+export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, roots: () => readonly string[], logger: Logger): CheckpointService | null {
   if (!context.storageUri) {
     logger.info('[checkpoints] no folder is open, so messages get no checkpoints');
     return null;
@@ -43,7 +39,7 @@ export function createCheckpoints(context: vscode.ExtensionContext, records: vsc
   const ledger = review.changes;
   const recorder = new CheckpointRecorder(store, { read: checkpointContent }, () => ledger.files().map((file) => file.path));
   const label = (path: string) => vscode.workspace.asRelativePath(path, false);
-  const reader: RestoreReader = { current: (path) => readForCheckpoint(path, workspaceRoots()), unsaved: hasUnsavedText, label };
+  const reader: RestoreReader = { current: (path) => readForCheckpoint(path, roots()), unsaved: hasUnsavedText, label };
   const writer = new ReviewWriter(ledger, documents);
   const restorer = new CheckpointRestorer(store, ledger, (writes) => writer.redo(writes), reader);
   return {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FsDecisions } from '../fsService';
+import type { FsDecisions } from '../fileService';
 
 /** The user's answers to what an agent may not decide alone, as modal questions. */
 export const modalFsDecisions: FsDecisions = {

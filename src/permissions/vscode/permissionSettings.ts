@@ -27,14 +27,10 @@ function autoAllowKinds(agentId: string): ToolKindView[] {
   return Array.isArray(kinds) ? kinds.filter(isToolKind) : [];
 }
 
-function roots(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-}
-
 /** Tandem's permission policy, its settings, and a watch on the rules agents keep in the project. */
-export function createPermissionPolicy(context: vscode.ExtensionContext): PermissionPolicy {
+export function createPermissionPolicy(context: vscode.ExtensionContext, roots: () => readonly string[]): PermissionPolicy {
   const policy = new PermissionPolicy({
-    workspaceRoots: roots,
+    workspaceRoots: () => [...roots()],
     autoAllowKinds,
     store: new MementoGrantStore(context.globalState),
     projectRules: () => readProjectRules(roots()),

@@ -12,6 +12,7 @@ import type { RpcMessage } from '../../wire/rpcMessage';
 import type { Disposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { isRecord } from '../../util/untrustedJson';
+import { folderScope } from '../../workspace/workspaceScope';
 
 export interface RecordingReplayOptions {
   speed: ReplaySpeed;
@@ -83,11 +84,11 @@ export class RecordingReplay implements Disposable {
     this.channel = new ReplayChannel(recording.frames, { speed: options.speed, waitMs });
     const answers = new RecordedAnswers(recording.frames, buildFrameIndex(recording.frames));
     const environment: SessionEnvironment = {
-      workspaceRoot: options.workspaceRoot,
+      workspace: () => folderScope(options.workspaceRoot),
+      wirePorts: { fs: replayFs(answers), terminals: replayTerminals(answers) },
       trusted: true,
       frames: this.frames,
       logger: options.logger,
-      services: { createFs: () => ({ ...replayFs(answers), dispose: () => undefined }), createTerminals: () => ({ ...replayTerminals(answers), dispose: () => undefined }) },
       startAgent: () => this.channel,
     };
     this.frames.onFrame((frame) => {

@@ -10,6 +10,8 @@ import type { Logger } from '../../util/logger';
 import type { Inspected, InspectorFeature } from '../../inspector/vscode/inspectorFeature';
 
 export interface ReplayCommandOptions {
+  /** The window's folders: a replayed session says it works in the first. */
+  roots(): readonly string[];
   inspector: InspectorFeature;
   logger: Logger;
   /**
@@ -72,7 +74,7 @@ export class ReplayCommand extends DisposableBase {
     const replay = new RecordingReplay(recording, {
       speed: speed.speed,
       logger: this.options.logger,
-      workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir(),
+      workspaceRoot: this.options.roots()[0] ?? homedir(),
     });
     const skipped = describeSkipped(recording.skipped);
     const notes: string[] = skipped ? [skipped] : [];

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { TerminalMirrorHandle } from '../terminalDisplays';
-import type { SessionContext } from '../../conversation/sessionController';
+import type { SessionContext } from '../../workspace/sessionContext';
 import type { LoginCommand, LoginResult, SignInRunner } from '../../conversation/signIn';
 import type { TerminalDisplays } from '../terminalDisplays';
-import { TerminalService } from '../terminalService';
+import { TerminalService, type CommandService } from '../terminalService';
 import { DisposableBase, toDisposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { TerminalMirrors } from './terminalMirror';
@@ -56,15 +56,16 @@ async function allowCwdOutsideRoots(cwd: string): Promise<boolean> {
   return answer === allow;
 }
 
-/** Terminals for sessions: `terminal/*` served with real processes, mirrors in the terminal panel, sign-in. */
+/** Terminals for sessions: commands run as real processes, mirrors in the terminal panel, sign-in. */
 export function createTerminalFeature(context: vscode.ExtensionContext, logger: Logger) {
   const signIn = new SignInTerminals();
   context.subscriptions.push(signIn);
   return {
     signIn,
-    createTerminals: (session: SessionContext) => new TerminalService({
+    /** A session's commands, in the folders of its workspace. */
+    commands: (session: SessionContext, roots: () => readonly string[]): CommandService => new TerminalService({
       cwd: session.cwd,
-      roots: () => vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath) ?? [session.cwd],
+      roots,
       displays: session.terminalDisplays,
       logger,
       allowCwdOutsideRoots,

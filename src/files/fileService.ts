@@ -1,11 +1,10 @@
-import * as acp from '@agentclientprotocol/sdk';
-import type { FsPort } from '../acp/clientPorts';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import type { DocumentStore } from './documents';
 import { assertLeadsTo, danglingLinkRefusal, FileRefused, readRegularFile } from './fileAccess';
 import { executionControlReason } from './executionControlFiles';
 import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
+import { ServiceError, throwIfCancelled } from './serviceError';
 import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
 
 /** Decisions only the user can make. */
@@ -31,52 +30,62 @@ export interface FsServiceOptions {
   changes: ChangeRecorder;
   /** The edit tool call a write most likely belongs to (agents do not say). */
   currentEditToolCall(): string | undefined;
-  /**
-   * How to answer a read of a file that does not exist: the spec's "resource not found"
-   * error, or empty text for agents that can only create files that way (see agentQuirks).
-   */
-  missingFileReadsAsEmpty(): boolean;
   logger: Logger;
 }
 
+/** A read of a text file: all of it, or `limit` lines from the 1-based `line`. */
+export interface FileReadRequest {
+  path: string;
+  line?: number | null;
+  limit?: number | null;
+}
+
+/** Reading and writing files as the editor holds them, for any protocol (see workspace/acpV1Ports.ts). */
+export interface FileService extends Disposable {
+  /** The text the user sees (unsaved edits included); a `notFound` ServiceError when the file does not exist. */
+  read(request: FileReadRequest, signal?: AbortSignal): Promise<string>;
+  /** Makes `content` the file's text through the editor, held for review. */
+  write(path: string, content: string, signal?: AbortSignal): Promise<void>;
+}
+
 /**
- * `fs/*` served from the editor. Reads see unsaved text; writes become undoable edits that
+ * Files served from the editor. Reads see unsaved text; writes become undoable edits that
  * keep the file's line endings and BOM and enter the change ledger; nothing outside the
  * session's roots is touched without the user's yes; a user's newer edits are not clobbered.
  */
-export class EditorFsService implements FsPort, Disposable {
+export class EditorFsService implements FileService {
   /** What the agent last saw of each file, to notice the user changing it in between. */
   private readonly lastSeen = new Map<string, string>();
   private readonly outsideAllowed = new Set<string>();
 
   constructor(private readonly options: FsServiceOptions) {}
 
-  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const target = await this.checkedPath(params.path, 'read');
+  async read(request: FileReadRequest, signal?: AbortSignal): Promise<string> {
+    const target = await this.checkedPath(request.path, 'read');
+    throwIfCancelled(signal);
     const text = await this.currentText(target);
-    if (text === null) {
-      if (this.options.missingFileReadsAsEmpty()) return { content: '' };
-      throw acp.RequestError.resourceNotFound(target.path);
-    }
+    if (text === null) throw new ServiceError('notFound', `${target.path} does not exist`, { path: target.path });
     this.lastSeen.set(workingPath(target), text);
-    return { content: sliceLines(text, params.line, params.limit) };
+    return sliceLines(text, request.line, request.limit);
   }
 
-  async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
-    const target = await this.checkedPath(params.path, 'write');
+  async write(requestedPath: string, content: string, signal?: AbortSignal): Promise<void> {
+    const target = await this.checkedPath(requestedPath, 'write');
     const path = workingPath(target);
     const before = await this.currentText(target);
     const seen = this.lastSeen.get(path);
-    const next = before === null ? params.content : conformTo(shapeOf(before), params.content);
+    const next = before === null ? content : conformTo(shapeOf(before), content);
     if (before !== null && seen !== undefined && seen !== before && before !== next) {
       const overwrite = await this.options.decisions.overwriteUserChanges(path, before, next);
       if (!overwrite) {
-        throw acp.RequestError.invalidRequest({ path }, `The user changed ${path} after you read it and kept their version. Read the file again before editing it.`);
+        throw new ServiceError('conflict', `The user changed ${path} after you read it and kept their version. Read the file again before editing it.`, { path });
       }
     }
     let after = next;
     if (before !== next) {
       await this.confirmExecutionControl(path);
+      // Every question above gave the agent time to give up: nothing is written for a cancelled request.
+      throwIfCancelled(signal);
       // The question above, or the read, gave time to swap a link: the write goes where the check said, or nowhere.
       try {
         assertLeadsTo(target.path, target.realPath);
@@ -89,7 +98,6 @@ export class EditorFsService implements FsPort, Disposable {
       this.options.changes.record(path, { before, after, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
     }
     this.lastSeen.set(path, after);
-    return {};
   }
 
   dispose(): void {
@@ -100,18 +108,18 @@ export class EditorFsService implements FsPort, Disposable {
   private async confirmExecutionControl(path: string): Promise<void> {
     const reason = executionControlReason(path, this.options.roots());
     if (reason === null || (await this.options.decisions.allowExecutionControlWrite(path, reason))) return;
-    throw acp.RequestError.invalidParams({ path }, `Refused: ${path} controls what runs (${reason}) and the user did not allow this write.`);
+    throw new ServiceError('invalid', `Refused: ${path} controls what runs (${reason}) and the user did not allow this write.`, { path });
   }
 
   private async checkedPath(requested: string, operation: 'read' | 'write'): Promise<ResolvedPath> {
     const resolved = resolveAgentPath(requested, this.options.cwd, this.options.roots());
-    if (resolved.unusable !== undefined) throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${JSON.stringify(requested)} names no file: ${resolved.unusable}.`);
+    if (resolved.unusable !== undefined) throw new ServiceError('invalid', `Refused: ${JSON.stringify(requested)} names no file: ${resolved.unusable}.`, { path: requested });
     if (operation === 'write' && resolved.danglingLink) throw asAgentError(danglingLinkRefusal(resolved.path, resolved.realPath));
     if (resolved.inside || this.outsideAllowed.has(`${operation}:${resolved.realPath}`)) return resolved;
     const shown = shownPath(resolved);
     this.options.logger.warn(`agent asked to ${operation} ${shown}, outside the workspace`);
     if (!(await this.options.decisions.allowOutsideRoots(shown, operation))) {
-      throw acp.RequestError.invalidParams({ path: requested }, `Refused: ${shown} is outside the workspace and the user did not allow this ${operation}.`);
+      throw new ServiceError('invalid', `Refused: ${shown} is outside the workspace and the user did not allow this ${operation}.`, { path: requested });
     }
     this.outsideAllowed.add(`${operation}:${resolved.realPath}`);
     return resolved;
@@ -128,7 +136,7 @@ export class EditorFsService implements FsPort, Disposable {
       throw asAgentError(error);
     });
     if (bytes === null) return null;
-    if (looksBinary(bytes)) throw acp.RequestError.invalidParams({ path: target.path }, `${target.path} is a binary file, not text.`);
+    if (looksBinary(bytes)) throw new ServiceError('invalid', `${target.path} is a binary file, not text.`, { path: target.path });
     return decodeText(bytes);
   }
 }
@@ -146,7 +154,7 @@ function shownPath(resolved: ResolvedPath): string {
   return resolved.realPath === resolved.path ? resolved.path : `${resolved.path} (really ${resolved.realPath})`;
 }
 
-/** A file refusal reaches the agent as an invalid-params error with its sentence; other errors as they are. */
+/** A file refusal reaches the agent as a refused request with its sentence; other errors as they are. */
 function asAgentError(error: unknown): unknown {
-  return error instanceof FileRefused ? acp.RequestError.invalidParams({ path: error.path }, error.message) : error;
+  return error instanceof FileRefused ? new ServiceError('invalid', error.message, { path: error.path }) : error;
 }

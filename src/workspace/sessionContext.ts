@@ -2,10 +2,11 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { ThreadDelta, ToolCallView } from '../contract/viewModel';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
+import type { TerminalDisplays } from '../terminals/terminalDisplays';
 
 /**
  * What a session's file service needs to know of its session. A conversation's own context
- * satisfies it as it is; the fs layer never depends on the conversation layer.
+ * satisfies it as it is; the services never depend on the conversation layer.
  */
 export interface FsSessionContext {
   /** The session that made a change, so notes on undone changes reach that session only. */
@@ -38,4 +39,11 @@ export interface FsSessionContext {
    * replay): they are not watched for changes to the disk. Without it, every call is.
    */
   promptUnderWay?(): boolean;
+}
+
+/** What a session's editor services get to work with: its files' context and the terminals the user sees. */
+export interface SessionContext extends FsSessionContext {
+  /** The session's terminals as the user sees them; a command service feeds its own in. */
+  terminalDisplays: TerminalDisplays;
+  promptUnderWay(): boolean;
 }

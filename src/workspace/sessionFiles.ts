@@ -1,13 +1,10 @@
-import { quirksOf } from '../acp/agentQuirks';
-import type { FsPort } from '../acp/clientPorts';
-import type { Disposable } from '../util/disposable';
 import { fileChangingKinds } from '../contract/toolKinds';
-import { DiskChangeTracker } from './diskChangeTracker';
-import { onTurnStart } from './turnStarts';
-import type { FsSessionContext } from './fsContext';
-import { EditorFsService, type FsDecisions } from '../files/fsService';
-import { type DocumentStore } from '../files/documents';
-import type { ContentEncoding, RecordedChange } from './types';
+import type { DocumentStore } from '../files/documents';
+import { EditorFsService, type FileService, type FsDecisions } from '../files/fileService';
+import { DiskChangeTracker } from '../review/diskChangeTracker';
+import { onTurnStart } from '../review/turnStarts';
+import type { ContentEncoding, RecordedChange } from '../review/types';
+import type { FsSessionContext } from './sessionContext';
 
 export interface SessionFsOptions {
   roots(): readonly string[];
@@ -24,10 +21,11 @@ export interface SessionFsOptions {
 }
 
 /**
- * A session's file service: `fs/*` from the editor, plus snapshots of what edit tool calls
- * touch, so every change reaches the ledger whichever path the agent took.
+ * A session's file service: files from the editor, plus snapshots of what edit tool calls
+ * touch, so every change reaches the ledger whichever path the agent took (through this
+ * service or behind it, on disk).
  */
-export function createSessionFs(session: FsSessionContext, options: SessionFsOptions): FsPort & Disposable {
+export function createSessionFiles(session: FsSessionContext, options: SessionFsOptions): FileService {
   const changes = { record: (path: string, change: RecordedChange) => options.changes.record(path, change, session.key) };
   const documents: DocumentStore = {
     openText: (path) => options.documents.openText(path),
@@ -46,7 +44,6 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     decisions: options.decisions,
     changes,
     currentEditToolCall: () => session.thread.findLastToolCall((tool) => fileChangingKinds.has(tool.toolKind) && (tool.status === 'pending' || tool.status === 'in_progress'))?.toolCallId,
-    missingFileReadsAsEmpty: () => quirksOf(session.agentInfo()).missingFileReadsAsEmpty,
     logger: session.logger,
   });
   const tracker = new DiskChangeTracker({
@@ -63,8 +60,8 @@ export function createSessionFs(session: FsSessionContext, options: SessionFsOpt
     logger: session.logger,
   });
   return {
-    readTextFile: (params) => fs.readTextFile(params),
-    writeTextFile: (params) => fs.writeTextFile(params),
+    read: (request, signal) => fs.read(request, signal),
+    write: (path, content, signal) => fs.write(path, content, signal),
     // The tracker first: calls the agent never finished are compared while the ledger still listens.
     dispose: () => {
       tracker.dispose();

@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/util/logger';
 import { RawNdjsonClient } from '../../test/support/raw-ndjson-client';
 import type { AgentLaunch } from '../shared/agentLaunch';
 import { agentEnv, withTimeout, type Cleanup } from '../shared/resources';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 /** What a first-token run needs of an agent beyond its launch. */
 export interface PromptScript {
@@ -24,7 +25,7 @@ const TURN_TIMEOUT_MS = 90_000;
 
 /** A Tandem session that is open, and a stopwatch from "Enter" (prompt()) to the first streamed agent text. */
 async function tandemSession(launch: AgentLaunch & PromptScript, cleanup: Cleanup): Promise<{ once(): Promise<number>; close(): Promise<void> }> {
-  const session = new SessionController(launch.definition, { workspaceRoot: launch.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger });
+  const session = new SessionController(launch.definition, { workspace: () => folderScope(launch.cwd), trusted: true, frames: new FrameStore(), logger: silentLogger });
   const close = cleanup.add(`stop ${launch.definition.id} (Tandem, first token)`, async () => {
     await session.stopAgent();
     session.dispose();

@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/util/logger';
 import { RawNdjsonClient } from '../../test/support/raw-ndjson-client';
 import type { AgentLaunch, HandshakeTarget } from '../shared/agentLaunch';
 import { agentEnv, startClock, withTimeout, type Cleanup, type Timed } from '../shared/resources';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 /** Both clients' samples for one target, in the order they ran. */
 export interface HandshakeResult {
@@ -23,7 +24,7 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
 /** Spawn -> initialize -> session/new through SessionController.start(); the agent is stopped after. */
 async function tandemHandshake(launch: AgentLaunch, cleanup: Cleanup): Promise<Timed> {
   const clock = startClock();
-  const session = new SessionController(launch.definition, { workspaceRoot: launch.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger });
+  const session = new SessionController(launch.definition, { workspace: () => folderScope(launch.cwd), trusted: true, frames: new FrameStore(), logger: silentLogger });
   const stop = cleanup.add(`stop ${launch.definition.id} (Tandem)`, async () => {
     await session.stopAgent();
     session.dispose();

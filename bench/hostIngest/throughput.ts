@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/util/logger';
 import { RawNdjsonClient } from '../../test/support/raw-ndjson-client';
 import { FLOOD_CHUNK_TEXT, PIPE_CHUNK_BYTES } from '../shared/flood';
 import { agentEnv, startClock, withTimeout, type Cleanup, type Timed } from '../shared/resources';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 const RUN_TIMEOUT_MS = 60_000;
 
@@ -189,7 +190,7 @@ export async function endToEndTandem(definition: AgentDefinition, cwd: string, c
     deltas += message.deltas.length;
     lastBatch = clock();
   };
-  const presenter = new ChatPresenter(() => [definition], definition.id, { workspaceRoot: cwd, trusted: true, frames, logger: silentLogger }, post, {
+  const presenter = new ChatPresenter(() => [definition], definition.id, { workspace: () => folderScope(cwd), trusted: true, frames, logger: silentLogger }, post, {
     showLog: () => undefined,
     showTraffic: () => undefined,
     openLink: () => undefined,

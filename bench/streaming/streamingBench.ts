@@ -36,6 +36,7 @@ import { count, ms } from '../shared/report';
 import { codeServerLines, harnessLines } from './report';
 import { benchMarkdown, CHUNK, END_MARKER } from '../shared/streamedAnswer';
 import { openCodeServerStreaming, type CodeServerTurn } from './codeServer';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 const MODEL_PACE = 5_000;
 const PACES: Pace[] = [
@@ -64,7 +65,7 @@ async function panelTurn(model: ScriptedModelServer, browser: WorkbenchBrowser, 
   const harness = await openPanel({ browser, viewport: PANEL_VIEWPORT });
   let presenter: ChatPresenter | null = null;
   const post = harness.connect(() => presenter as ChatPresenter);
-  presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger }, post,
+  presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspace: () => folderScope(spec.cwd), trusted: true, frames, logger: silentLogger }, post,
     { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
   const created = presenter;
   try {

@@ -21,6 +21,7 @@ import { distribution, pairedRatios, prefixed, single, type Bench, type Figures 
 import { ms, ratio, table } from '../shared/report';
 import { fullGc, WARMUP_ROUNDS } from '../shared/resources';
 import { median, round } from '../shared/stats';
+import { acpTerminalPort } from '../../src/workspace/acpV1Ports';
 
 const MB = 1024 * 1024;
 const LIMIT = 64 * 1024;
@@ -51,8 +52,10 @@ async function throughTandem(cwd: string, command: string, args: string[]): Prom
   const host = hostPath(cwd);
   try {
     const start = performance.now();
-    const { terminalId } = await host.service.create({ sessionId: 'bench', command, args, outputByteLimit: LIMIT });
-    await host.service.waitForExit({ sessionId: 'bench', terminalId }, NEVER_ABORTED);
+    // As an agent reaches it: terminal/* through the ACP v1 adapter.
+    const port = acpTerminalPort(host.service);
+    const { terminalId } = await port.create({ sessionId: 'bench', command, args, outputByteLimit: LIMIT });
+    await port.waitForExit({ sessionId: 'bench', terminalId }, NEVER_ABORTED);
     return performance.now() - start;
   } finally {
     host.dispose();

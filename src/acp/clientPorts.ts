@@ -2,15 +2,15 @@ import type * as acp from '@agentclientprotocol/sdk';
 
 /** Serves `fs/*` for one session: the editor's buffers first, then the disk. */
 export interface FsPort {
-  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
-  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
+  readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<acp.WriteTextFileResponse>;
 }
 
 /** Serves `terminal/*` for one session with real processes. */
 export interface TerminalPort {
-  create(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
+  create(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse>;
   output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
-  waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+  waitForExit(params: acp.WaitForTerminalExitRequest, signal?: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
   release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
 }

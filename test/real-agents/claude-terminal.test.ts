@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { claudeAgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 describe('real Claude Code (claude-agent-acp) running a command', () => {
   test('the Bash card shows the live output and exit code from the _meta terminal keys', { timeout: 180_000 }, async (t) => {
@@ -17,7 +18,7 @@ describe('real Claude Code (claude-agent-acp) running a command', () => {
     const posted: HostToWebview[] = [];
     // "default" asks before running a command (the test allows it); "auto" would consult a model-side classifier.
     const agent = { ...definitionFromSpec(spec), defaultMode: 'default' };
-    const presenter = new ChatPresenter(() => [agent], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
+    const presenter = new ChatPresenter(() => [agent], spec.name, { workspace: () => folderScope(spec.cwd), trusted: true, frames, logger: silentLogger },
       (message) => posted.push(message),
       { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
     t.after(async () => {

@@ -15,6 +15,7 @@ import { openPanel, type PanelHarness } from '../support/panelHarness';
 import { claudeAgentSpec, geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
 import { screenshot } from '../support/workbench';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 interface Setup {
   harness: PanelHarness;
@@ -31,7 +32,7 @@ async function setUp(t: { after(fn: () => unknown): void }, agent: 'claude' | 'g
   const harness = await openPanel({ viewport: { width: 560, height: 900 } });
   let presenter: ChatPresenter | null = null;
   const post = harness.connect(() => presenter as ChatPresenter);
-  presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger }, post,
+  presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspace: () => folderScope(spec.cwd), trusted: true, frames, logger: silentLogger }, post,
     { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
   const created = presenter;
   t.after(async () => {

@@ -11,6 +11,7 @@ import { startGeminiModelServer } from '../support/model-servers/gemini';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { claudeAgentSpec, geminiAgentSpec, type AgentSpec } from '../support/real-agents';
 import { definitionFromSpec } from '../support/realAgentDefinitions';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 const cases: { name: string; canList: boolean; continues: boolean; startServer(): Promise<ScriptedModelServer>; spec(url: string): AgentSpec }[] = [
   { name: 'Claude Code', canList: true, continues: true, startServer: startClaudeModelServer, spec: (url) => claudeAgentSpec(url) },
@@ -25,7 +26,7 @@ for (const agentCase of cases) {
       const definition = definitionFromSpec(spec);
       const posted: HostToWebview[] = [];
       let saved: TranscriptsState | undefined;
-      const panel = new ChatPresenter(() => [definition], definition.id, { workspaceRoot: spec.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger },
+      const panel = new ChatPresenter(() => [definition], definition.id, { workspace: () => folderScope(spec.cwd), trusted: true, frames: new FrameStore(), logger: silentLogger },
         (message) => posted.push(message),
         { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined },
         null, { read: () => saved, write: (state) => { saved = structuredClone(state); } });
@@ -76,7 +77,7 @@ describe('real Claude Code: fork', () => {
     const model = await startClaudeModelServer();
     const spec = claudeAgentSpec(model.url);
     const definition = definitionFromSpec(spec);
-    const panel = new ChatPresenter(() => [definition], definition.id, { workspaceRoot: spec.cwd, trusted: true, frames: new FrameStore(), logger: silentLogger },
+    const panel = new ChatPresenter(() => [definition], definition.id, { workspace: () => folderScope(spec.cwd), trusted: true, frames: new FrameStore(), logger: silentLogger },
       () => undefined, { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
     t.after(async () => {
       panel.dispose();

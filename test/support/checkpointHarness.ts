@@ -2,7 +2,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createSessionFs } from '../../src/workspace/sessionFiles';
+import { createSessionFiles } from '../../src/workspace/sessionFiles';
+import { acpFsPort } from '../../src/workspace/acpV1Ports';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import type { CheckpointService } from '../../src/checkpoints/checkpointService';
@@ -57,7 +58,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
   const store = new CheckpointStore(new DirectoryBlobs(storage), index, options.limits ?? CHECKPOINT_LIMITS, silentLogger);
   const recorder = new CheckpointRecorder(store, { read: checkpointContent }, () => ledger.files().map((file) => file.path));
   const updates = new Emitter<acp.SessionUpdate>();
-  const fs = createSessionFs({
+  const files = createSessionFiles({
     key: 'session-1',
     cwd: workspace,
     thread: { findLastToolCall: () => undefined, addNotice: () => undefined },
@@ -71,6 +72,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => true, allowExecutionControlWrite: async () => true },
     changes: recorder.watch(feed),
   });
+  const fs = { ...acpFsPort(files, () => false), dispose: () => files.dispose() };
   const reader: RestoreReader = {
     current: (path) => readForCheckpoint(path, [workspace]),
     unsaved: (path) => documents.open.has(path) && (!existsSync(path) || readFileSync(path, 'utf8') !== documents.open.get(path)),

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameStore } from '../../src/acp/frames';
 import type { Frame } from '../../src/wire/frame';
-import type { SessionServices } from '../../src/conversation/sessionEnvironment';
+import type { FolderScopeParts } from '../../src/workspace/workspaceScope';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { bundleAgent } from './agentBundle';
 import { chunkText, type FaultWork } from './faultWork';
@@ -34,9 +34,9 @@ export interface AgentChange {
   after: string | null;
 }
 
-/** How the review side checks one kill: its services serve the session, `check` names every change it cannot review. */
+/** How the review side checks one kill: its scope's files serve the session, `check` names every change it cannot review. */
 export interface KillReview {
-  services: SessionServices;
+  scope: FolderScopeParts;
   check(changes: readonly AgentChange[]): string[] | Promise<string[]>;
 }
 
@@ -179,7 +179,7 @@ async function afterKill(session: SessionController, plan: KillPlan, pid: number
 async function killCase(plan: KillPlan, agentFile: string, scope: CaseScope, workspace: string, run: KillRun): Promise<string | undefined> {
   for (const file of plan.files) if (file.before !== null) writeFileSync(file.path, file.before);
   const review = run.review?.(workspace);
-  const environment = scriptedEnvironment(scope, { workspace, agent: 'process', ...(review ? { services: review.services } : {}) });
+  const environment = scriptedEnvironment(scope, { workspace, agent: 'process', ...(review ? { scope: review.scope } : {}) });
   const session = scriptedSession(scope, {
     environment,
     definition: { id: 'fault', label: 'Fault agent', command: process.execPath, args: [agentFile], env: plan.env },

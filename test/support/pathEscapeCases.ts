@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EditorFsService, type FsDecisions } from '../../src/files/fileService';
+import type { FsPort } from '../../src/acp/clientPorts';
+import { acpFsPort } from '../../src/workspace/acpV1Ports';
 import { type DocumentStore } from '../../src/files/documents';
 import { silentLogger } from '../../src/util/logger';
 import { DiskBackedDocuments } from './memoryDocuments';
@@ -25,8 +27,9 @@ export interface FsServiceSetup {
   missingFileReadsAsEmpty?: boolean;
 }
 
-export function editorFsService(setup: FsServiceSetup): EditorFsService {
-  return new EditorFsService({
+/** The files service as an ACP agent reaches it: `fs/*` through the ACP v1 adapter. */
+export function editorFsService(setup: FsServiceSetup): FsPort {
+  return acpFsPort(new EditorFsService({
     cwd: setup.workspace,
     roots: () => [setup.workspace],
     documents: setup.documents,
@@ -44,9 +47,8 @@ export function editorFsService(setup: FsServiceSetup): EditorFsService {
     },
     changes: { record: (path, change) => setup.recorded.push({ path, before: change.before, after: change.after }) },
     currentEditToolCall: () => undefined,
-    missingFileReadsAsEmpty: () => setup.missingFileReadsAsEmpty ?? false,
     logger: silentLogger,
-  });
+  }), () => setup.missingFileReadsAsEmpty ?? false);
 }
 
 /** Every file the cases make inside the workspace holds this; anything served without it came from outside. */

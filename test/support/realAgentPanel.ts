@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/util/logger';
 import type { AgentSpec } from './real-agents';
 import { definitionFromSpec } from './realAgentDefinitions';
 import { waitFor } from './waitFor';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 export const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -31,7 +32,7 @@ export interface AgentPanelOptions {
 export async function openAgentPanel(t: { after(fn: () => unknown): void }, spec: AgentSpec, options: AgentPanelOptions) {
   const frames = new FrameStore();
   const posted: HostToWebview[] = [];
-  const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspaceRoot: spec.cwd, trusted: true, frames, logger: silentLogger },
+  const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspace: () => folderScope(spec.cwd), trusted: true, frames, logger: silentLogger },
     (message) => posted.push(message),
     { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
   t.after(async () => {

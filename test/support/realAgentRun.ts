@@ -18,6 +18,7 @@ import { openAgentPanel, wireFrames } from './realAgentPanel';
 import { reviewedSession } from './reviewHarness';
 import type { TestScope } from './sessionBuilders';
 import { waitFor } from './waitFor';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 export interface ScriptedRealAgent {
   model: ScriptedModelServer;
@@ -87,7 +88,7 @@ export function endAfterTest(t: TestScope, agent: ScriptedRealAgent, sessions: r
 /** A session controller on the real agent as the extension opens one (trusted, in the spec's folder, its frames kept), ended after the test. */
 export function realAgentSession(t: TestScope, agent: ScriptedRealAgent, options: { environment?: Partial<SessionEnvironment>; stop?: StopAgent } = {}) {
   const frames = new FrameStore();
-  const session = new SessionController(definitionFromSpec(agent.spec), { workspaceRoot: agent.spec.cwd, trusted: true, frames, logger: silentLogger, ...options.environment });
+  const session = new SessionController(definitionFromSpec(agent.spec), { workspace: () => folderScope(agent.spec.cwd), trusted: true, frames, logger: silentLogger, ...options.environment });
   endAfterTest(t, agent, [session], options.stop);
   return { session, frames };
 }

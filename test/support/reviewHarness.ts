@@ -2,7 +2,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import type { FsSessionContext } from '../../src/workspace/sessionContext';
-import { createSessionFs } from '../../src/workspace/sessionFiles';
+import { createSessionFiles } from '../../src/workspace/sessionFiles';
+import { acpFsPort } from '../../src/workspace/acpV1Ports';
+import { folderScope } from '../../src/workspace/workspaceScope';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { SessionController } from '../../src/conversation/sessionController';
@@ -22,13 +24,18 @@ export function reviewedFiles(workspace: string) {
   const ledger = new ChangeLedger();
   const feed = new ChangeFeed(ledger);
   documents.onDidChange(({ path, text }) => feed.documentChanged(path, text));
-  const createFs = (context: FsSessionContext) => createSessionFs(context, {
+  const files = (context: FsSessionContext) => createSessionFiles(context, {
     roots: () => [workspace],
     documents,
     decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false, allowExecutionControlWrite: async () => true },
     changes: feed,
   });
-  return { documents, ledger, feed, createFs };
+  /** The same files as an ACP agent reaches them (`fs/*` through the ACP v1 adapter). */
+  const createFs = (context: FsSessionContext) => {
+    const service = files(context);
+    return { ...acpFsPort(service, () => false), dispose: () => service.dispose() };
+  };
+  return { documents, ledger, feed, files, createFs };
 }
 
 /**
@@ -57,21 +64,20 @@ export function diskReview(workspace: string) {
 export function reviewedScriptedWorkspace(t: TestScope, env: Record<string, string> = {}) {
   const environment = scriptedEnvironment(t);
   const files = reviewedFiles(environment.workspaceRoot);
-  environment.services = { createFs: files.createFs };
+  environment.workspace = () => folderScope(environment.workspaceRoot, { files: files.files });
   return { ...files, folder: environment.workspaceRoot, session: () => scriptedSession(t, { environment, env }) };
 }
 
 /** A session whose fs requests are served by `reviewedFiles`; undo and redo go through the product's review writer. */
 export function reviewedSession(definition: AgentDefinition, workspace: string) {
-  const { documents, ledger, createFs } = reviewedFiles(workspace);
+  const { documents, ledger, files } = reviewedFiles(workspace);
   const writer = new ReviewWriter(ledger, documents);
   const frames = new FrameStore();
   const session = new SessionController(definition, {
-    workspaceRoot: workspace,
+    workspace: () => folderScope(workspace, { files }),
     trusted: true,
     frames,
     logger: silentLogger,
-    services: { createFs },
   });
   return { session, documents, ledger, frames, writer };
 }

@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/util/logger';
 import { startScriptedAgentInMemory } from './inMemoryAgent';
 import { scriptedAgentDefinition } from './scriptedAgentSpec';
 import { waitFor } from './waitFor';
+import { folderScope, type FolderScopeParts } from '../../src/workspace/workspaceScope';
 
 /** What node:test's test context offers for cleaning up. */
 export interface TestScope {
@@ -50,23 +51,27 @@ export function tempWorkspace(t: TestScope, prefix = 'tandem-test-'): string {
   return folder;
 }
 
-export interface EnvironmentOptions extends Partial<Omit<SessionEnvironment, 'workspaceRoot' | 'startAgent'>> {
+export interface EnvironmentOptions extends Partial<Omit<SessionEnvironment, 'workspace' | 'startAgent'>> {
   /** The session's folder; by default a new one for this test. */
   workspace?: string;
+  /** What the folder's scope offers its sessions (files, commands, review); nothing by default. */
+  scope?: FolderScopeParts;
   /** 'process' spawns the scripted agent: only for tests whose point is the process. */
   agent?: 'memory' | 'process';
 }
 
 export interface ScriptedEnvironment extends SessionEnvironment {
+  /** The folder every conversation of this environment works in. */
   workspaceRoot: string;
   frames: FrameStore;
 }
 
 /** An environment in a folder the caller owns. */
 export function scriptedEnvironmentIn(workspace: string, options: Omit<EnvironmentOptions, 'workspace'> = {}): ScriptedEnvironment {
-  const { agent = 'memory', ...rest } = options;
+  const { agent = 'memory', scope, ...rest } = options;
   return {
     workspaceRoot: workspace,
+    workspace: () => folderScope(workspace, scope),
     trusted: true,
     frames: new FrameStore(),
     logger: silentLogger,

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { SessionController } from '../../src/conversation/sessionController';
-import type { SessionEnvironment, SessionServices } from '../../src/conversation/sessionEnvironment';
+import type { SessionEnvironment } from '../../src/conversation/sessionEnvironment';
+import type { FolderScopeParts } from '../../src/workspace/workspaceScope';
 import { TerminalService } from '../../src/terminals/terminalService';
 import type { TerminalScriptResult } from './scenarios/terminals';
 import { scriptedDefinition, scriptedEnvironmentIn } from './sessionBuilders';
 
 /** Tandem's TerminalService serving the session's `terminal/*`. */
-export const terminalServices: SessionServices = {
-  createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger }),
+export const terminalServices: FolderScopeParts = {
+  commands: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger }),
 };
 
 /**
@@ -15,7 +16,7 @@ export const terminalServices: SessionServices = {
  * The agent is a process, as some callers kill it; `extra.startAgent` can run it in memory.
  */
 export function terminalSession(workspace: string, env: Record<string, string> = {}, extra: Partial<SessionEnvironment> = {}): SessionController {
-  return new SessionController(scriptedDefinition({ env }), { ...scriptedEnvironmentIn(workspace, { agent: 'process', services: terminalServices }), ...extra });
+  return new SessionController(scriptedDefinition({ env }), { ...scriptedEnvironmentIn(workspace, { agent: 'process', scope: terminalServices }), ...extra });
 }
 
 /** The scripted agent's `terminal` scenario replies with its results as JSON. */

@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { isAlive } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 /**
  * Processes on purpose: a crash is a process that ends without being asked to, and what is
@@ -29,7 +30,7 @@ const detached = { live: null, sessionId: null, pid: undefined, history: { list:
 
 /** A conversation whose agent waits for a permission answer, with the agent's pid and the open request. */
 async function waitingForPermission(t: { after(fn: () => unknown): void }) {
-  const session = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger });
+  const session = new SessionController(scriptedAgentDefinition(), { workspace: () => folderScope(workspace), trusted: true, frames: new FrameStore(), logger: silentLogger });
   t.after(() => session.dispose());
   const turn = session.prompt('permission');
   const permission = await waitFor(() => session.thread.toolCall('edit-1')?.permission ?? undefined, 'the permission asked');

@@ -8,6 +8,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { SessionController } from '../../src/conversation/sessionController';
+import { folderScope } from '../../src/workspace/workspaceScope';
 import { TerminalService } from '../../src/terminals/terminalService';
 import { runBelowEditor, type AgentPriority } from '../../src/util/processPriority';
 import { schedulingOf } from '../support/processGroups';
@@ -27,9 +28,9 @@ after(() => rmSync(workspace, { recursive: true, force: true }));
 function sessionAt(priority: AgentPriority): SessionController {
   return terminalSession(workspace, {}, {
     agentPriority: () => priority,
-    services: {
-      createTerminals: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger, priority: () => priority }),
-    },
+    workspace: () => folderScope(workspace, {
+      commands: (context) => new TerminalService({ cwd: context.cwd, roots: () => [context.cwd], displays: context.terminalDisplays, logger: context.logger, priority: () => priority }),
+    }),
   });
 }
 

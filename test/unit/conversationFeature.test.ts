@@ -11,6 +11,7 @@ import { ThreadModel, type ToolCallLocated } from '../../src/thread/threadModel'
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { waitFor } from '../support/waitFor';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 let workspace: string;
 before(() => {
@@ -23,7 +24,7 @@ async function readyPanel(t: { after(fn: () => unknown): void }) {
   const posted: HostToWebview[] = [];
   const revealed: [string, number | null][] = [];
   const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted',
-    { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+    { workspace: () => folderScope(workspace), trusted: true, frames: new FrameStore(), logger: silentLogger },
     (message) => posted.push(message),
     { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined, conversation: { revealLocation: (path, line) => revealed.push([path, line]) } });
   t.after(() => presenter.dispose());

@@ -41,7 +41,7 @@ function demoSession(t: TestScope, options: { defaults?: Record<string, string>;
   }
   const review = reviewedFiles(workspace);
   // The point is the shipped program itself, talking over its stdio.
-  const environment = scriptedEnvironment(t, { workspace, agent: 'process', services: { createFs: review.createFs, createTerminals: terminalServices.createTerminals } });
+  const environment = scriptedEnvironment(t, { workspace, agent: 'process', scope: { files: review.files, commands: terminalServices.commands } });
   const session = new SessionController(demoDefinition(options.defaults ?? {}), environment);
   onTestEnd(t, () => session.dispose());
   const read = (file: string) => readFileSync(join(workspace, file), 'utf8');

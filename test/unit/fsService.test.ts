@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { EditorFsService, FsDecisions } from '../../src/files/fileService';
+import type { FsDecisions } from '../../src/files/fileService';
+import type { FsPort } from '../../src/acp/clientPorts';
 import { sliceLines } from '../../src/files/textContent';
 import { quirksOf } from '../../src/acp/agentQuirks';
 import { fsSandboxEachTest } from '../support/fsSandbox';
@@ -10,7 +11,7 @@ import { editorFsService } from '../support/pathEscapeCases';
 
 const sandbox = fsSandboxEachTest('tandem-fs-');
 
-function service(decisions: Partial<FsDecisions> = {}, missingFileReadsAsEmpty = false): EditorFsService {
+function service(decisions: Partial<FsDecisions> = {}, missingFileReadsAsEmpty = false): FsPort {
   return editorFsService({ ...sandbox, decisions, missingFileReadsAsEmpty });
 }
 

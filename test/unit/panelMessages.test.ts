@@ -10,6 +10,7 @@ import { dispatchMessage, type MessageHandlers, type WebviewMessage, type Webvie
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { waitFor } from '../support/waitFor';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 /** One message of every webview type; the compiler rejects this list when a type is missing. */
 function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K> } {
@@ -65,7 +66,7 @@ describe('webview message dispatch', () => {
   test('the panel handles a message of every type the webview may send', async (t) => {
     const posted: HostToWebview[] = [];
     const actions: string[] = [];
-    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspaceRoot: workspace, trusted: true, frames: new FrameStore(), logger: silentLogger },
+    const presenter = new ChatPresenter(() => [scriptedAgentDefinition()], 'scripted', { workspace: () => folderScope(workspace), trusted: true, frames: new FrameStore(), logger: silentLogger },
       (message) => posted.push(message),
       {
         showLog: () => actions.push('log'), showTraffic: () => actions.push('traffic'), openLink: (href) => actions.push(href), rememberAgent: () => undefined,

@@ -15,25 +15,23 @@ import { onTestEnd, scriptedEnvironment, scriptedSession, tempWorkspace, type Te
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { waitFor } from '../support/waitFor';
 
-/** Client services that answer without touching anything, so the recording holds fs/* and terminal/* traffic. */
-function fakeServices(written: string[]): { createFs(): FsPort & { dispose(): void }; createTerminals(): TerminalPort & { dispose(): void } } {
+/** Client answers that touch nothing, so the recording holds fs/* and terminal/* traffic. */
+function fakePorts(written: string[]): { fs: FsPort; terminals: TerminalPort } {
   return {
-    createFs: () => ({
+    fs: {
       readTextFile: async () => ({ content: 'export const greeting = "hello";\n' }),
       writeTextFile: async (params) => {
         written.push(params.path);
         return {};
       },
-      dispose: () => undefined,
-    }),
-    createTerminals: () => ({
+    },
+    terminals: {
       create: async () => ({ terminalId: 'term-1' }),
       output: async () => ({ output: 'touched\n', truncated: false, exitStatus: { exitCode: 0 } }),
       waitForExit: async () => ({ exitCode: 0 }),
       kill: async () => ({}),
       release: async () => ({}),
-      dispose: () => undefined,
-    }),
+    },
   };
 }
 
@@ -49,7 +47,7 @@ async function turn(session: SessionController, text: string, permission?: { too
 /** A live session on the scripted agent, recorded: a tool-call turn with a permission, terminals, fs reads, a malformed line. */
 async function recordedSession(t: TestScope, marker: string): Promise<{ text: string; entries: ThreadEntry[] }> {
   const written: string[] = [];
-  const environment = scriptedEnvironment(t, { services: fakeServices(written) });
+  const environment = scriptedEnvironment(t, { wirePorts: fakePorts(written) });
   const session = scriptedSession(t, { environment });
   assert.ok(await session.start());
   await turn(session, 'conversation', { toolCallId: 'conv-edit', optionId: 'allow-once' });

@@ -8,6 +8,7 @@ import { SessionController } from '../../src/conversation/sessionController';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { folderScope } from '../../src/workspace/workspaceScope';
 
 let workspace: string;
 before(() => {
@@ -16,7 +17,7 @@ before(() => {
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
 function newSession(t: { after(fn: () => unknown): void }, frames = new FrameStore()): SessionController {
-  const session = new SessionController(scriptedAgentDefinition(), { workspaceRoot: workspace, trusted: true, frames, logger: silentLogger });
+  const session = new SessionController(scriptedAgentDefinition(), { workspace: () => folderScope(workspace), trusted: true, frames, logger: silentLogger });
   t.after(() => session.dispose());
   return session;
 }

@@ -10,7 +10,7 @@ import { waitFor } from '../support/waitFor';
 
 function terminalPresenter(t: TestScope, revealed: string[] = []) {
   return scriptedPresenter(t, {
-    services: terminalServices,
+    scope: terminalServices,
     actions: { mirrorTerminals: (): TerminalMirrorHandle => ({ reveal: (terminalId) => revealed.push(terminalId), dispose: () => undefined }) },
   });
 }

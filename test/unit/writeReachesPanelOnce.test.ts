@@ -7,6 +7,7 @@ import type { HostToWebview } from '../../src/contract/messages';
 import { ledgerReviewSource } from '../support/ledgerReviewSource';
 import { reviewedFiles } from '../support/reviewHarness';
 import { scriptedPresenter, tempWorkspace } from '../support/sessionBuilders';
+import { acpFsPort } from '../../src/workspace/acpV1Ports';
 
 const SIX_LINES = Array.from({ length: 6 }, (_, i) => `line ${i}\n`).join('');
 /** The agent never cancels these requests. */
@@ -24,11 +25,12 @@ test('one agent write to an open file with pending hunks: one ledger update, one
   const served: FsPort[] = [];
   const panel = scriptedPresenter(t, {
     workspace,
-    services: {
-      createFs: (context) => {
-        const fs = files.createFs(context);
-        served.push(fs);
-        return fs;
+    scope: {
+      files: (context) => {
+        const service = files.files(context);
+        // The agent reaches the service through the ACP v1 adapter: the test writes the same way.
+        served.push(acpFsPort(service, () => false));
+        return service;
       },
     },
     review: ledgerReviewSource(files.ledger, workspace),

@@ -5,7 +5,7 @@
  * entries, 0 processes left, 0 changes missing from review).
  */
 import { FAULT_CASES, runFrameFaults, runKillFaults, type AgentChange, type FaultResult, type FaultRun, type KillReview } from '../../support/faultCases';
-import type { SessionServices } from '../../../src/conversation/sessionEnvironment';
+import type { FolderScopeParts } from '../../../src/workspace/workspaceScope';
 import { reviewedFiles } from '../../support/reviewHarness';
 import { CASES, type RowOptions, type StressRow, type Tally } from '../row';
 
@@ -35,15 +35,15 @@ const REVIEW_SETTLE_MS = 2_000;
  * Undo restores them) and what the disk holds now as its current text.
  */
 function killReview(workspace: string): KillReview {
-  const { ledger, createFs } = reviewedFiles(workspace);
+  const { ledger, files } = reviewedFiles(workspace);
   // Which files the agent named to Tandem before it died: a change it never announced is one no client could know of.
   const announced = new Set<string>();
-  const services: SessionServices = {
-    createFs: (context) => {
+  const scope: FolderScopeParts = {
+    files: (context) => {
       context.onUpdate((update) => {
         for (const location of 'locations' in update ? update.locations ?? [] : []) announced.add(location.path);
       });
-      return createFs(context);
+      return files(context);
     },
   };
   const missing = (change: AgentChange): string | undefined => {
@@ -59,7 +59,7 @@ function killReview(workspace: string): KillReview {
     while (Date.now() < deadline && changes.some((change) => missing(change) !== undefined)) await new Promise((resolve) => setTimeout(resolve, 50));
     return changes.flatMap((change) => missing(change) ?? []);
   };
-  return { services, check };
+  return { scope, check };
 }
 
 export const framesRow: StressRow = {

@@ -22,8 +22,8 @@ export interface HostOffers {
 
 /**
  * One agent process and its ACP connection, serving every session of that agent in this window
- * (ACP lets one connection hold many sessions). Updates reach every hosted session, which keeps
- * its own; requests are routed by their sessionId.
+ * (ACP lets one connection hold many sessions). Updates and requests are routed by their
+ * sessionId to the session that holds it.
  */
 export class AgentHost {
   readonly process: AgentChannel;
@@ -62,8 +62,24 @@ export class AgentHost {
   }
 
   private owner(sessionId: string): ClientPorts {
-    for (const session of this.sessions) if (session.sessionId() === sessionId) return session.ports;
+    const owner = this.holder(sessionId);
+    if (owner) return owner.ports;
     throw sdk.RequestError.invalidParams({ sessionId }, `No open session ${sessionId} in this client.`);
+  }
+
+  private holder(sessionId: string): HostedSession | undefined {
+    for (const session of this.sessions) if (session.sessionId() === sessionId) return session;
+    return undefined;
+  }
+
+  /**
+   * An update goes to the session that holds its id. Agents send updates for a new session before
+   * `session/new` names it: those go to the sessions still opening, which hold them until it does.
+   */
+  private routeUpdate(notification: acp.SessionNotification): void {
+    const owner = this.holder(notification.sessionId);
+    if (owner) return owner.ports.sessionUpdate(notification);
+    for (const session of this.sessions) if (session.sessionId() === null) session.ports.sessionUpdate(notification);
   }
 
   private router(offers: HostOffers): ClientPorts {
@@ -89,9 +105,7 @@ export class AgentHost {
       },
     };
     return {
-      sessionUpdate: (notification) => {
-        for (const session of this.sessions) session.ports.sessionUpdate(notification);
-      },
+      sessionUpdate: (notification) => this.routeUpdate(notification),
       requestPermission: (params, signal) => this.owner(params.sessionId).requestPermission(params, signal),
       fs: offers.fs ? fs : null,
       terminals: offers.terminals ? terminals : null,

@@ -297,7 +297,7 @@ export class SessionController implements Disposable {
     const attachment = this.attachment;
     // Sent before the agent answered with the session's id: held until it does.
     if (attachment && attachment.sessionId === null && this.starting) return this.opening.hold(notification);
-    // A shared process's updates reach every session on it; each keeps its own.
+    // The host routes by session id; an update for a session this conversation left is stale.
     if (notification.sessionId !== attachment?.sessionId) return;
     this.applyUpdate(notification.update);
   }

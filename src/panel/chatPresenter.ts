@@ -17,6 +17,7 @@ import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
 import { dispatchMessage, type MessageHandlers } from './panelMessages';
 import { PromptDispatcher } from './promptDispatch';
+import { checkpointPrompts, reviewCommentPrompts, reviewUndoNotes, type PromptContributor } from './promptContributors';
 import { allowedInReplay, refuseInReplay, REPLAY_NOTICE } from '../replay/panel/replayTab';
 import { ThreadLinks } from './threadLinks';
 import { ReviewFeedback } from '../review/comments/reviewFeedback';
@@ -69,9 +70,10 @@ export class ChatPresenter implements Disposable {
   readonly reviewFeedback: ReviewFeedback | null;
   /** "Restore to here" on user messages (none without a folder's storage). */
   private readonly checkpoints: CheckpointPanel | null;
+  /** The parts that go with every message, in this order (see promptContributors.ts). */
+  private readonly promptContributors: readonly PromptContributor[];
   /** "Show frames" on cards and "Show in thread" from the frame inspector. */
   private readonly links: ThreadLinks;
-  /** The sessions' cwd, for the names cards give files. */
 
   constructor(
     loadAgents: () => AgentDefinition[],
@@ -87,7 +89,7 @@ export class ChatPresenter implements Disposable {
     this.use = actions.workspaceUse ?? everywhereUsed;
     this.conversation = new ConversationFeature((message) => this.view.send(message), actions.conversation, environment.permissionPolicy ?? null);
     this.reviewFeedback = review ? new ReviewFeedback(review, () => this.tabs.active.id) : null;
-    this.prompts = new PromptDispatcher(this.conversation, review, this.reviewFeedback, () => this.checkpoints);
+    this.prompts = new PromptDispatcher(this.conversation, () => this.promptContributors);
     const saved = transcripts?.read();
     // Transcripts are kept only of conversations the user had here (and in the editor's storage).
     if (saved && saved.open.length + saved.closed.length > 0) this.use.markUsed();
@@ -107,6 +109,7 @@ export class ChatPresenter implements Disposable {
     });
     this.view = new WebviewStream(post, this.tabs, this.conversation, () => this.state());
     this.checkpoints = checkpoints ? this.subscriptions.add(new CheckpointPanel(checkpoints, this.tabs, (message) => this.view.send(message), () => this.view.tabsChanged())) : null;
+    this.promptContributors = this.plugPromptContributors();
     this.history = new SessionHistory(saved?.closed ?? [], this.agents, this.tabs, this.view, changed);
     this.links = new ThreadLinks(this.tabs, (message) => this.view.send(message), actions.showFrames);
     this.handlers = this.messageHandlers(new ForkAndRename(this.tabs, this.view, changed));
@@ -142,6 +145,15 @@ export class ChatPresenter implements Disposable {
       tabs: this.tabs.view(),
       workspaceRoot: scopeCwd(this.session.workspace),
     };
+  }
+
+  /** Review's undo notes, the checkpoint, then hunk comments: the order the agent reads them in. */
+  private plugPromptContributors(): PromptContributor[] {
+    const contributors: PromptContributor[] = [];
+    if (this.review) contributors.push(reviewUndoNotes(this.review));
+    if (this.checkpoints) contributors.push(checkpointPrompts(this.checkpoints));
+    if (this.reviewFeedback) contributors.push(reviewCommentPrompts(this.reviewFeedback));
+    return contributors;
   }
 
   /** The webview went away (hidden without retained context, or reloaded). */

@@ -1,11 +1,9 @@
 import type { QueueAction } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { errorMessage } from '../redaction/redactedLog';
-import type { CheckpointPanel } from '../checkpoints/panel/checkpointPanel';
 import type { ConversationFeature } from './conversationFeature';
 import type { PromptInput } from '../conversation/promptQueue';
-import type { ReviewFeedback } from '../review/comments/reviewFeedback';
-import type { ReviewSource } from '../review/reviewSource';
+import type { PromptContributor } from './promptContributors';
 import type { SessionTab } from './sessionTab';
 
 /**
@@ -19,9 +17,8 @@ export class PromptDispatcher {
 
   constructor(
     private readonly conversation: ConversationFeature,
-    private readonly review: ReviewSource | null,
-    private readonly feedback: ReviewFeedback | null,
-    private readonly checkpoints: () => CheckpointPanel | null = () => null,
+    /** What goes with every message, in this order (see promptContributors.ts). */
+    private readonly contributors: () => readonly PromptContributor[] = () => [],
   ) {}
 
   async send(tab: SessionTab, prompt: PromptInput): Promise<void> {
@@ -102,16 +99,14 @@ export class PromptDispatcher {
     try {
       const { blocks, refused } = await this.conversation.promptAttachments(tab.session, prompt.mentions, prompt.images);
       if (refused) tab.session.thread.addNotice('warning', refused);
-      // Taken before the agent gets the message: whatever changes from here on is after it.
-      const checkpoints = this.checkpoints();
-      const checkpoint = await checkpoints?.beforePrompt(tab, prompt.text);
-      const notes = [...(this.review?.takePromptNotes(tab.session.key) ?? []), ...(checkpoints?.takePromptNotes(tab.session.key) ?? [])];
-      const comments = this.feedback?.takeForPrompt(tab.id) ?? null;
+      // Prepared before the agent gets the message: whatever changes from here on is after it.
+      const contributors = this.contributors();
+      for (const contributor of contributors) await contributor.prepare?.(tab, prompt.text);
+      const taken = contributors.map((contributor) => contributor.take(tab));
       // prompt() marks the turn running before it first waits, so the tab is busy from here on.
-      turn = tab.session.prompt(prompt.text, comments ? [...notes, comments.context] : notes, blocks);
-      if (checkpoint) checkpoints?.sent(tab, checkpoint);
-      // It has put the user's message in the thread: the comments that went with it show right under it.
-      if (comments) tab.session.thread.addNotice('info', comments.summary);
+      turn = tab.session.prompt(prompt.text, taken.flatMap((take) => take.notes), blocks);
+      // It has put the user's message in the thread: what went with it shows right under it.
+      for (const take of taken) take.sent?.();
     } catch (error) {
       tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']);
       return;

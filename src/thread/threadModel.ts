@@ -6,7 +6,8 @@ import type {
 } from '../contract/viewModel';
 import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanItems } from './toolCallMapping';
 import type { CompactionView, SteerOutcomeView } from '../contract/agentExtrasView';
-import { parentToolCallIdOf, rateLimitOf, withRateLimit } from './agentMeta';
+import { parentToolCallIdOf } from './agentMeta';
+import { rateLimitOf, withRateLimit } from '../usage/planLimits';
 import { awaitsTokensAfter, mergeCompaction } from './compactions';
 import type { SessionFactName, SessionFacts, SessionFactsOwner } from './sessionFacts';
 

@@ -9,6 +9,11 @@ export function stringRecord(value: unknown): Record<string, string> {
   return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
 }
 
+/** A finite number not below zero, or null. */
+export function nonNegativeNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
 /** The strings of an array; [] when it is not one. */
 export function stringArray(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];

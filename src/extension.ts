@@ -3,9 +3,9 @@ import { FrameStore } from './acp/frames';
 import { ChatPresenter } from './panel/chatPresenter';
 import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
-import { readAgentPriority, readAgents, readDefaultAgentId, AGENT_PRIORITY_SETTING, AGENTS_SETTING } from './agents/vscode/agentSettings';
+import { readAgentPriority, readAgents, readDefaultAgentId } from './agents/vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
-import { registerCommands } from './vscode/commands';
+import { registerCommands } from './vscode/panelCommands';
 import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './inspector/vscode/trafficChannel';
@@ -23,8 +23,7 @@ import { createPermissionPolicy } from './permissions/vscode/permissionSettings'
 import { InspectorFeature } from './inspector/vscode/inspectorFeature';
 import { ReplayCommand } from './replay/vscode/replayCommand';
 import { inspectedConversation } from './inspector/panel/inspectedConversation';
-
-const SELECTED_AGENT_KEY = 'tandem.selectedAgent';
+import { COMMANDS, FOCUS_CHAT_COMMAND, SETTINGS, STORAGE_KEYS, VIEWS } from './contract/ids';
 
 /**
  * Returns nothing on purpose: whatever `activate` returns is handed to every other extension,
@@ -61,23 +60,23 @@ export function activate(context: vscode.ExtensionContext): void {
     for (const problem of problems) logger.warn(`[settings] ${problem}`);
     return agents;
   };
-  const selected = context.workspaceState.get<string>(SELECTED_AGENT_KEY) ?? readDefaultAgentId();
+  const selected = context.workspaceState.get<string>(STORAGE_KEYS.selectedAgent) ?? readDefaultAgentId();
 
   let provider: ChatViewProvider | null = null;
   const presenter = new ChatPresenter(loadAgents, selected, environment, (message) => provider?.post(message), {
     showLog: () => channel.show(true),
     showTraffic: () => traffic.show(),
     openLink: (href) => void openAgentLink(href, roots(), logger),
-    rememberAgent: (agentId) => void context.workspaceState.update(SELECTED_AGENT_KEY, agentId),
+    rememberAgent: (agentId) => void context.workspaceState.update(STORAGE_KEYS.selectedAgent, agentId),
     mirrorTerminals: terminals.mirrorTerminals,
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
-    showFrames: (toolCallId) => void vscode.commands.executeCommand('tandem.showFrameInspector', toolCallId),
+    showFrames: (toolCallId) => void vscode.commands.executeCommand(COMMANDS.showFrameInspector, toolCallId),
   }, review, workspaceTranscripts(records), windowScope.checkpoints);
   context.subscriptions.push(presenter);
   if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));
   const showInThread = async (toolCallId: string) => {
-    await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    await vscode.commands.executeCommand(FOCUS_CHAT_COMMAND);
     presenter.revealToolCall(toolCallId);
   };
   let replays: ReplayCommand | null = null;
@@ -99,29 +98,29 @@ export function activate(context: vscode.ExtensionContext): void {
     logger,
     showReplay: (replay) => {
       presenter.openReplay(replay.session);
-      void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+      void vscode.commands.executeCommand(FOCUS_CHAT_COMMAND);
     },
     showInThread: (toolCallId) => void showInThread(toolCallId),
   });
   context.subscriptions.push(inspector, replays);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
-  context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider));
+  context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(VIEWS.chat, provider));
 
   context.subscriptions.push(registerRegistryCommand(logger, (agentId) => presenter.selectAgent(agentId)));
   context.subscriptions.push(...registerCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(AGENTS_SETTING)) presenter.reloadAgents();
+      if (event.affectsConfiguration(SETTINGS.agents)) presenter.reloadAgents();
       // Running agents keep the priority they started with; the log says from when the new one applies.
-      if (event.affectsConfiguration(AGENT_PRIORITY_SETTING)) logger.info(`[settings] ${AGENT_PRIORITY_SETTING} is ${readAgentPriority()}: agents started from now on, and the commands they run, use it`);
+      if (event.affectsConfiguration(SETTINGS.agentPriority)) logger.info(`[settings] ${SETTINGS.agentPriority} is ${readAgentPriority()}: agents started from now on, and the commands they run, use it`);
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       environment.trusted = true;
       void presenter.trustGranted();
     }),
   );
-  if (vscode.workspace.getConfiguration('tandem').get<boolean>('revealOnStartup')) {
-    void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  if (vscode.workspace.getConfiguration().get<boolean>(SETTINGS.revealOnStartup)) {
+    void vscode.commands.executeCommand(FOCUS_CHAT_COMMAND);
   }
   logger.info(`Tandem activated (${presenter.state().agents.length} agents, workspace ${roots()[0] ?? 'none'}, trusted ${environment.trusted})`);
 }

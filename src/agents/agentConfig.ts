@@ -1,4 +1,5 @@
 import { stringArray, stringRecord } from '../util/untrustedJson';
+import { SETTINGS } from '../contract/ids';
 
 /**
  * Agent servers as users configure them in `tandem.agents`, shaped like Zed's `agent_servers`
@@ -160,13 +161,13 @@ export function resolveAgents(
 
 /** One `tandem.agents` entry over the agent it adjusts, if any; a string says why the entry is unusable. */
 function applyUserEntry(id: string, raw: unknown, existing: AgentDefinition | undefined): AgentDefinition | string {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return `tandem.agents.${id} must be an object with a "command".`;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return `${SETTINGS.agents}.${id} must be an object with a "command".`;
   const entry = raw as AgentServerSettings;
   const command = typeof entry.command === 'string' && entry.command.trim() ? entry.command.trim() : undefined;
   if (existing) return mergeEntry(existing, entry, command);
-  if (!command) return `tandem.agents.${id} has no "command", so it cannot be started.`;
+  if (!command) return `${SETTINGS.agents}.${id} has no "command", so it cannot be started.`;
   return mergeEntry({
-    id, label: id, description: 'Custom agent from tandem.agents.', command, args: [], env: {},
+    id, label: id, description: `Custom agent from ${SETTINGS.agents}.`, command, args: [], env: {},
     defaultMode: null, defaultConfigOptions: {}, installHint: null, authMethodWhenKeyInEnv: null,
   }, entry, command);
 }

@@ -1,5 +1,6 @@
 import type { AgentServerSettings } from '../agents/agentConfig';
 import type { RegistryAgent } from './registry';
+import { SETTINGS } from '../contract/ids';
 
 /**
  * What the user is shown before a registry agent joins `tandem.agents`. A registry listing is
@@ -113,7 +114,7 @@ export function reviewRegistryEntry(agent: RegistryAgent, settings: AgentServerS
   const flagged = new Set(dangerous.map((variable) => variable.name));
   const environment = Object.entries(env).map(([name, value]) => `  ${shown(name)}=${shown(value)}${flagged.has(name) ? '   (asked separately)' : ''}`);
   const summary = [
-    `${agent.name} (${agent.id}${agent.version ? `, version ${agent.version}` : ''}) is added to tandem.agents in your user settings. Each time you pick it, Tandem runs:`,
+    `${agent.name} (${agent.id}${agent.version ? `, version ${agent.version}` : ''}) is added to ${SETTINGS.agents} in your user settings. Each time you pick it, Tandem runs:`,
     '',
     `Command: ${shown(pinned.settings.command ?? '')}`,
     `Arguments: ${(pinned.settings.args ?? []).map(shown).join(' ') || '(none)'}`,

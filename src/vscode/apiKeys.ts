@@ -1,20 +1,18 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../conversation/signIn';
-
-const INDEX_KEY = 'tandem.apiKeyVariables';
+import { apiKeySecretName, STORAGE_KEYS } from '../contract/ids';
 
 /**
  * API keys in VS Code's SecretStorage (the OS keychain where there is one), one per agent and
  * variable. Only the variable names are kept in plain storage, to know what to read back.
  */
 export function secretApiKeys(secrets: vscode.SecretStorage, index: vscode.Memento): ApiKeyStore {
-  const secretName = (agentId: string, variable: string) => `tandem.apiKey.${agentId}.${variable}`;
-  const variables = (agentId: string) => index.get<Record<string, string[]>>(INDEX_KEY, {})[agentId] ?? [];
+  const variables = (agentId: string) => index.get<Record<string, string[]>>(STORAGE_KEYS.apiKeyVariables, {})[agentId] ?? [];
   return {
     async environmentFor(agentId) {
       const env: Record<string, string> = {};
       for (const variable of variables(agentId)) {
-        const value = await secrets.get(secretName(agentId, variable));
+        const value = await secrets.get(apiKeySecretName(agentId, variable));
         if (value) env[variable] = value;
       }
       return env;
@@ -29,16 +27,16 @@ export function secretApiKeys(secrets: vscode.SecretStorage, index: vscode.Memen
       });
       const key = value?.trim();
       if (!key) return undefined;
-      await secrets.store(secretName(agentId, variable), key);
-      const all = index.get<Record<string, string[]>>(INDEX_KEY, {});
-      await index.update(INDEX_KEY, { ...all, [agentId]: [...new Set([...(all[agentId] ?? []), variable])] });
+      await secrets.store(apiKeySecretName(agentId, variable), key);
+      const all = index.get<Record<string, string[]>>(STORAGE_KEYS.apiKeyVariables, {});
+      await index.update(STORAGE_KEYS.apiKeyVariables, { ...all, [agentId]: [...new Set([...(all[agentId] ?? []), variable])] });
       return key;
     },
     async forget(agentId) {
-      for (const variable of variables(agentId)) await secrets.delete(secretName(agentId, variable));
-      const all = index.get<Record<string, string[]>>(INDEX_KEY, {});
+      for (const variable of variables(agentId)) await secrets.delete(apiKeySecretName(agentId, variable));
+      const all = index.get<Record<string, string[]>>(STORAGE_KEYS.apiKeyVariables, {});
       delete all[agentId];
-      await index.update(INDEX_KEY, all);
+      await index.update(STORAGE_KEYS.apiKeyVariables, all);
     },
   };
 }

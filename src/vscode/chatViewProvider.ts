@@ -8,7 +8,6 @@ import { renderPanelHtml } from './webviewHtml';
 
 /** Hosts the chat webview view; the presenter owns all state, this only carries messages. */
 export class ChatViewProvider extends DisposableBase implements vscode.WebviewViewProvider {
-  static readonly viewId = 'tandem.chat';
   private view: vscode.WebviewView | null = null;
   private viewSubscriptions = new DisposableStore();
 

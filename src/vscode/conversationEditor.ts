@@ -4,6 +4,7 @@ import type { MentionView, UsageView } from '../contract/conversationView';
 import { formatCost, usageDescription, usageLabel } from '../contract/usageText';
 import type { ConversationEditor } from '../panel/conversationFeature';
 import type { Logger } from '../util/logger';
+import { FOCUS_CHAT_COMMAND, USAGE_STATUS_ITEM } from '../contract/ids';
 
 const MAX_MENTIONS = 40;
 const MAX_MENTION_BYTES = 2 * 1024 * 1024;
@@ -97,11 +98,11 @@ async function readMention(mention: MentionView): Promise<string | null> {
 
 /** The usage meter mirrored in the status bar; clicking it shows the panel. */
 class UsageStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('tandem.usage', vscode.StatusBarAlignment.Right, 100);
+  private readonly item = vscode.window.createStatusBarItem(USAGE_STATUS_ITEM, vscode.StatusBarAlignment.Right, 100);
 
   constructor() {
     this.item.name = 'Tandem context usage';
-    this.item.command = 'tandem.chat.focus';
+    this.item.command = FOCUS_CHAT_COMMAND;
   }
 
   show(usage: UsageView | null, agentName: string): void {

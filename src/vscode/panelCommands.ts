@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentConfig';
 import type { ChatPresenter } from '../panel/chatPresenter';
-import { ChatViewProvider } from './chatViewProvider';
+import { COMMANDS, FOCUS_CHAT_COMMAND, SETTINGS } from '../contract/ids';
 
 export interface CommandDeps {
   presenter: ChatPresenter;
@@ -12,31 +12,31 @@ export interface CommandDeps {
 
 /** Every command the package contributes is registered here (a test checks the two lists agree). */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const reveal = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  const reveal = () => vscode.commands.executeCommand(FOCUS_CHAT_COMMAND);
   return [
-    vscode.commands.registerCommand('tandem.newSession', async () => {
+    vscode.commands.registerCommand(COMMANDS.newSession, async () => {
       await reveal();
       await deps.presenter.newSession();
     }),
-    vscode.commands.registerCommand('tandem.cancelTurn', () => deps.presenter.cancelTurn()),
-    vscode.commands.registerCommand('tandem.selectAgent', async () => {
+    vscode.commands.registerCommand(COMMANDS.cancelTurn, () => deps.presenter.cancelTurn()),
+    vscode.commands.registerCommand(COMMANDS.selectAgent, async () => {
       const picked = await vscode.window.showQuickPick(
         deps.agents().map((agent) => ({ label: agent.label, description: agent.command, detail: agent.description, id: agent.id })),
-        { title: 'Tandem: choose an agent', placeHolder: 'Agents come from presets and the tandem.agents setting' },
+        { title: 'Tandem: choose an agent', placeHolder: `Agents come from presets and the ${SETTINGS.agents} setting` },
       );
       if (!picked) return;
       await reveal();
       await deps.presenter.selectAgent(picked.id);
     }),
-    vscode.commands.registerCommand('tandem.restartAgent', () => deps.presenter.runAction('restartAgent')),
-    vscode.commands.registerCommand('tandem.showLog', () => deps.showLog()),
-    vscode.commands.registerCommand('tandem.signOut', async () => {
+    vscode.commands.registerCommand(COMMANDS.restartAgent, () => deps.presenter.runAction('restartAgent')),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => deps.showLog()),
+    vscode.commands.registerCommand(COMMANDS.signOut, async () => {
       const session = deps.presenter.currentSession;
       const choice = await vscode.window.showWarningMessage(`Sign out of ${session.agent.label}?`, { modal: true, detail: 'Tandem forgets the API keys it kept for this agent and asks the agent to log out where it can.' }, 'Sign Out');
       if (choice === 'Sign Out') await session.signOut();
     }),
-    vscode.commands.registerCommand('tandem.showTraffic', () => deps.showTraffic()),
-    vscode.commands.registerCommand('tandem.redoRestore', async () => {
+    vscode.commands.registerCommand(COMMANDS.showTraffic, () => deps.showTraffic()),
+    vscode.commands.registerCommand(COMMANDS.redoRestore, async () => {
       await reveal();
       await deps.presenter.previewRedoRestore();
     }),

@@ -1,8 +1,7 @@
 import type * as vscode from 'vscode';
 import { redactJson } from '../redaction/redact';
 import type { TranscriptsState, TranscriptStorage } from '../panel/transcripts';
-
-const KEY = 'tandem.transcripts';
+import { STORAGE_KEYS } from '../contract/ids';
 
 /**
  * Tandem's record of conversations in this workspace's storage (outside the project). What is
@@ -11,9 +10,9 @@ const KEY = 'tandem.transcripts';
 export function workspaceTranscripts(state: vscode.Memento): TranscriptStorage {
   return {
     read: () => {
-      const saved = state.get<TranscriptsState>(KEY);
+      const saved = state.get<TranscriptsState>(STORAGE_KEYS.transcripts);
       return saved === undefined ? undefined : redactJson(saved);
     },
-    write: (value) => void state.update(KEY, redactJson(value)),
+    write: (value) => void state.update(STORAGE_KEYS.transcripts, redactJson(value)),
   };
 }

@@ -3,28 +3,49 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
+import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/contract/ids';
 import { toolKinds } from '../../src/contract/toolKinds';
 
 interface Manifest {
   contributes: {
     commands: { command: string; category?: string }[];
-    menus: Record<string, { command: string }[]>;
-    keybindings: { command: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+    keybindings: { command: string; when?: string }[];
     views: Record<string, { id: string }[]>;
     configuration: { properties: Record<string, { additionalProperties?: { items?: { enum?: string[] } } }> };
   };
 }
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-const vscodeSources = readdirSync(join(repoRoot, 'src', 'vscode'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(repoRoot, 'src', 'vscode', file), 'utf8'));
-const registered = vscodeSources.flatMap((source) => [...source.matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]));
+const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(repoRoot, 'src', file), 'utf8'));
+
+/**
+ * The ids `call(...)` is given across src, as the id lists of src/contract/ids.ts name them (`COMMANDS.keepHunk`
+ * is 'tandem.keepHunk'); an argument spelled any other way is kept as written, so it shows in a failure.
+ */
+function idsPassedTo(call: string, lists: Record<string, Record<string, string>>): string[] {
+  const argument = new RegExp(`${call}\\(\\s*([^,)]+)`, 'g');
+  return sources.flatMap((source) => [...source.matchAll(argument)].map((match) => {
+    const written = match[1]?.trim() ?? '';
+    const [list, key] = written.split('.');
+    return (list && key && lists[list]?.[key]) || written;
+  }));
+}
+
+const sorted = (ids: Iterable<string>) => [...ids].sort();
 
 describe('package.json contributions', () => {
-  test('every contributed command is registered, and every registered command contributed, in the Tandem category', () => {
-    const contributed = manifest.contributes.commands.map((command) => command.command).sort();
-    assert.deepEqual(contributed, [...registered].sort());
+  test('the commands, views and settings contributed are the ones src/contract/ids.ts names, each command in the Tandem category', () => {
+    assert.deepEqual(sorted(manifest.contributes.commands.map((command) => command.command)), sorted(Object.values(COMMANDS)));
+    assert.deepEqual(sorted(Object.values(manifest.contributes.views).flat().map((view) => view.id)), sorted(Object.values(VIEWS)));
+    assert.deepEqual(sorted(Object.keys(manifest.contributes.configuration.properties)), sorted(Object.values(SETTINGS)));
     assert.ok(manifest.contributes.commands.every((command) => command.category === 'Tandem'));
+  });
+
+  test('every contributed command is registered once, and every contributed view has its provider', () => {
+    assert.deepEqual(sorted(idsPassedTo('registerCommand', { COMMANDS })), sorted(Object.values(COMMANDS)));
+    assert.deepEqual(sorted(idsPassedTo('registerWebviewViewProvider', { VIEWS })), sorted(Object.values(VIEWS)));
   });
 
   test('menus and keybindings only name contributed commands', () => {
@@ -33,15 +54,18 @@ describe('package.json contributions', () => {
     assert.deepEqual(used.filter((command) => !known.has(command)), []);
   });
 
-  test('the auto-allow setting offers exactly the tool kinds the code knows', () => {
-    const offered = manifest.contributes.configuration.properties['tandem.permissions.autoAllow']?.additionalProperties?.items?.enum;
-    assert.deepEqual(offered, [...toolKinds]);
+  test('the context keys `when` clauses read are the ones Tandem sets', () => {
+    const clauses = [...Object.values(manifest.contributes.menus).flat(), ...manifest.contributes.keybindings].map((item) => item.when ?? '');
+    const views = new Set<string>(Object.values(VIEWS));
+    const read = new Set(clauses.flatMap((clause) => clause.match(/\btandem\.[\w.]+/g) ?? []).filter((name) => !views.has(name)));
+    assert.deepEqual(sorted(read), sorted(Object.values(CONTEXT_KEYS)));
+    const set = sources.flatMap((source) => [...source.matchAll(/'setContext', CONTEXT_KEYS\.(\w+)/g)].map((match) => match[1] ?? ''));
+    assert.deepEqual(sorted(new Set(set)), sorted(Object.keys(CONTEXT_KEYS)));
   });
 
-  test('the chat view id matches the provider', () => {
-    const source = readFileSync(join(repoRoot, 'src', 'vscode', 'chatViewProvider.ts'), 'utf8');
-    const viewId = /static readonly viewId = '([^']+)'/.exec(source)?.[1];
-    assert.ok(Object.values(manifest.contributes.views).flat().some((view) => view.id === viewId));
+  test('the auto-allow setting offers exactly the tool kinds the code knows', () => {
+    const offered = manifest.contributes.configuration.properties[SETTINGS.autoAllow]?.additionalProperties?.items?.enum;
+    assert.deepEqual(offered, [...toolKinds]);
   });
 
   test('.vscodeignore ships only dist, media, README, LICENSE and CHANGELOG', () => {

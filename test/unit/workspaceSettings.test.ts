@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { SETTINGS } from '../../src/contract/ids';
 import { repoRoot } from '../support/scriptedAgentSpec';
 
 interface Manifest {
@@ -13,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 
 describe('settings a workspace cannot set', () => {
   test('opening the panel at startup is the user\'s choice: application scope, and restricted in untrusted workspaces', () => {
-    assert.equal(manifest.contributes.configuration.properties['tandem.revealOnStartup']?.scope, 'application');
-    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('tandem.revealOnStartup'));
+    assert.equal(manifest.contributes.configuration.properties[SETTINGS.revealOnStartup]?.scope, 'application');
+    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(SETTINGS.revealOnStartup));
   });
 });

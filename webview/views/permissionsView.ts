@@ -1,4 +1,5 @@
 import type { PermissionsView } from '../../src/contract/conversationView';
+import { SETTINGS } from '../../src/contract/ids';
 import type { ConversationStore } from '../conversationStore';
 import { button, el, icon, isEditorPath } from '../dom';
 import type { PostToHost } from '../vscodeApi';
@@ -27,7 +28,7 @@ function render(view: PermissionsView, post: PostToHost): HTMLElement[] {
   });
   return [
     el('div', { class: 'permissions-title' }, icon('shield'), ' Permissions'),
-    el('p', { class: 'auto-allow' }, auto, el('span', { class: 'hint' }, ' Setting: tandem.permissions.autoAllow.')),
+    el('p', { class: 'auto-allow' }, auto, el('span', { class: 'hint' }, ` Setting: ${SETTINGS.autoAllow}.`)),
     el('div', { class: 'permissions-subtitle' }, 'Your "always allow" answers'),
     ...grants,
     ...(rules.length > 0 ? [el('div', { class: 'permissions-subtitle' }, 'Rules the agent saved in this project'), ...rules] : []),

@@ -3,8 +3,7 @@ import * as vscode from 'vscode';
 import { parseMcpServers, readWorkspaceMcpServers, workspaceMcpFile, type McpServerOffer } from '../mcpServers';
 import type { Logger } from '../../util/logger';
 import { createMcpConsent } from '../../permissions/vscode/mcpConsent';
-
-export const MCP_SETTING = 'tandem.mcpServers';
+import { SETTINGS } from '../../contract/ids';
 
 /**
  * The MCP servers a session may pass: Tandem's setting (application scope, so only the user sets
@@ -14,7 +13,7 @@ export const MCP_SETTING = 'tandem.mcpServers';
 export function createMcpServerSource(context: vscode.ExtensionContext, roots: () => readonly string[], logger: Logger): () => Promise<McpServerOffer> {
   const consent = createMcpConsent(context);
   return () => {
-    const fromSettings = parseMcpServers(vscode.workspace.getConfiguration().get<unknown>(MCP_SETTING) ?? {}, MCP_SETTING);
+    const fromSettings = parseMcpServers(vscode.workspace.getConfiguration().get<unknown>(SETTINGS.mcpServers) ?? {}, SETTINGS.mcpServers);
     const fromFolders = roots().map((root) => {
       const label = vscode.workspace.asRelativePath(join(root, workspaceMcpFile));
       return readWorkspaceMcpServers(root, label);

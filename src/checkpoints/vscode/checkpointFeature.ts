@@ -10,9 +10,7 @@ import { checkpointContent, DirectoryBlobs, readForCheckpoint } from '../checkpo
 import type { ReviewController } from '../../review/vscode/reviewController';
 import { ReviewWriter } from '../../review/reviewWriter';
 import { type DocumentWriter } from '../../files/documents';
-
-/** The index is small (numbers per file and checkpoint); the copies themselves live on disk. */
-const INDEX_KEY = 'tandem.checkpoints.index';
+import { STORAGE_KEYS } from '../../contract/ids';
 
 function hasUnsavedText(path: string): boolean {
   return vscode.workspace.textDocuments.some((document) => document.uri.scheme === 'file' && document.uri.fsPath === path && document.isDirty);
@@ -31,7 +29,8 @@ export function createCheckpoints(context: vscode.ExtensionContext, records: vsc
   }
   const store = new CheckpointStore(
     new DirectoryBlobs(join(context.storageUri.fsPath, 'checkpoints')),
-    { read: () => records.get(INDEX_KEY), write: (index) => records.update(INDEX_KEY, index) },
+    // The index is small (numbers per file and checkpoint); the copies themselves live on disk.
+    { read: () => records.get(STORAGE_KEYS.checkpointsIndex), write: (index) => records.update(STORAGE_KEYS.checkpointsIndex, index) },
     CHECKPOINT_LIMITS,
     logger,
   );

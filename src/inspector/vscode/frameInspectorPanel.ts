@@ -10,6 +10,7 @@ import { assertNever } from '../../util/assertNever';
 import { DisposableBase, toDisposable } from '../../util/disposable';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
+import { FRAME_INSPECTOR_PANEL_TYPE } from '../../contract/ids';
 
 /** What one inspector tab looks at: a live conversation or a replayed recording. */
 export interface InspectorTarget {
@@ -32,7 +33,6 @@ export interface InspectorTarget {
  * never moves the frames' text across.
  */
 export class FrameInspectorPanel extends DisposableBase {
-  static readonly viewType = 'tandem.frameInspector';
   private readonly panel: vscode.WebviewPanel;
   private model: InspectorModel | null = null;
   private pendingFilter: FrameFilterView = NO_FILTER;
@@ -43,7 +43,7 @@ export class FrameInspectorPanel extends DisposableBase {
   constructor(extensionUri: vscode.Uri, private target: InspectorTarget, private readonly logger: Logger) {
     super();
     const dist = vscode.Uri.joinPath(extensionUri, 'dist');
-    this.panel = vscode.window.createWebviewPanel(FrameInspectorPanel.viewType, target.title, vscode.ViewColumn.Active, {
+    this.panel = vscode.window.createWebviewPanel(FRAME_INSPECTOR_PANEL_TYPE, target.title, vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [dist],
       retainContextWhenHidden: true,

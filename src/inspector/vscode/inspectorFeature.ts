@@ -14,6 +14,7 @@ import { DisposableBase } from '../../util/disposable';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
 import { FrameInspectorPanel, type InspectorTarget } from './frameInspectorPanel';
+import { COMMANDS } from '../../contract/ids';
 
 export interface InspectorFeatureOptions {
   extensionUri: vscode.Uri;
@@ -60,10 +61,10 @@ export class InspectorFeature extends DisposableBase {
 
   constructor(private readonly options: InspectorFeatureOptions) {
     super();
-    this.register(vscode.commands.registerCommand('tandem.showFrameInspector', (toolCallId?: unknown) => this.run(() => this.showInspector(this.conversation(), typeof toolCallId === 'string' ? toolCallId : null))));
-    this.register(vscode.commands.registerCommand('tandem.showFidelityReport', () => this.run(() => this.showReport(this.conversation()))));
-    this.register(vscode.commands.registerCommand('tandem.exportConversationFrames', () => this.run(() => this.exportFrames(this.conversation()))));
-    this.register(vscode.commands.registerCommand('tandem.saveRecording', () => this.run(() => this.saveRecording(this.conversation()))));
+    this.register(vscode.commands.registerCommand(COMMANDS.showFrameInspector, (toolCallId?: unknown) => this.run(() => this.showInspector(this.conversation(), typeof toolCallId === 'string' ? toolCallId : null))));
+    this.register(vscode.commands.registerCommand(COMMANDS.showFidelityReport, () => this.run(() => this.showReport(this.conversation()))));
+    this.register(vscode.commands.registerCommand(COMMANDS.exportConversationFrames, () => this.run(() => this.exportFrames(this.conversation()))));
+    this.register(vscode.commands.registerCommand(COMMANDS.saveRecording, () => this.run(() => this.saveRecording(this.conversation()))));
   }
 
   override dispose(): void {

@@ -1,19 +1,18 @@
 import * as vscode from 'vscode';
+import { STORAGE_KEYS } from '../../contract/ids';
 import { McpConsent, type McpConsentAnswer, type McpConsentQuestion, type McpConsentRecord, type McpConsentStore } from '../mcpConsent';
-
-const CONSENT_KEY = 'tandem.mcpServerConsent';
 
 /** Answers live in the editor's global storage: a project cannot write itself a yes. */
 class MementoConsentStore implements McpConsentStore {
   constructor(private readonly memento: vscode.Memento) {}
 
   load(): McpConsentRecord[] {
-    const raw = this.memento.get<unknown>(CONSENT_KEY);
+    const raw = this.memento.get<unknown>(STORAGE_KEYS.mcpServerConsent);
     return Array.isArray(raw) ? raw.filter((record): record is McpConsentRecord => Boolean(record) && typeof (record as McpConsentRecord).fingerprint === 'string') : [];
   }
 
   save(records: McpConsentRecord[]): void {
-    void this.memento.update(CONSENT_KEY, records);
+    void this.memento.update(STORAGE_KEYS.mcpServerConsent, records);
   }
 }
 

@@ -1,28 +1,26 @@
 import * as vscode from 'vscode';
+import { SETTINGS, STORAGE_KEYS } from '../../contract/ids';
 import { isToolKind, type ToolKindView } from '../../contract/toolKinds';
 import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissionPolicy';
 import { projectRuleFiles, readProjectRules } from '../projectRules';
-
-export const AUTO_ALLOW_SETTING = 'tandem.permissions.autoAllow';
-const GRANTS_KEY = 'tandem.permissionGrants';
 
 /** Grants live in the editor's global storage: never inside the project, where `git clean` or a commit could not see them. */
 class MementoGrantStore implements GrantStore {
   constructor(private readonly memento: vscode.Memento) {}
 
   load(): StoredGrant[] {
-    const raw = this.memento.get<unknown>(GRANTS_KEY);
+    const raw = this.memento.get<unknown>(STORAGE_KEYS.permissionGrants);
     return Array.isArray(raw) ? raw.filter((grant): grant is StoredGrant => Boolean(grant) && typeof (grant as StoredGrant).id === 'string') : [];
   }
 
   save(grants: StoredGrant[]): void {
-    void this.memento.update(GRANTS_KEY, grants);
+    void this.memento.update(STORAGE_KEYS.permissionGrants, grants);
   }
 }
 
 /** `{ "claude-code": ["read", "search"], "*": [...] }`: the agent's own entry, else "*". */
 function autoAllowKinds(agentId: string): ToolKindView[] {
-  const setting = vscode.workspace.getConfiguration().get<Record<string, unknown>>(AUTO_ALLOW_SETTING) ?? {};
+  const setting = vscode.workspace.getConfiguration().get<Record<string, unknown>>(SETTINGS.autoAllow) ?? {};
   const kinds = setting[agentId] ?? setting['*'];
   return Array.isArray(kinds) ? kinds.filter(isToolKind) : [];
 }
@@ -42,7 +40,7 @@ export function createPermissionPolicy(context: vscode.ExtensionContext, roots: 
     watcher.onDidDelete(() => policy.refresh());
   }
   context.subscriptions.push(...watchers, policy, vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(AUTO_ALLOW_SETTING)) policy.refresh();
+    if (event.affectsConfiguration(SETTINGS.autoAllow)) policy.refresh();
   }));
   return policy;
 }

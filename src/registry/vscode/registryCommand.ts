@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
 import type { AgentServerSettings } from '../../agents/agentConfig';
-import { AGENTS_SETTING } from '../../agents/vscode/agentSettings';
 import { DEFAULT_REGISTRY_URL, parseRegistry, registryPlatform, settingsForRegistryAgent, type RegistryAgent } from '../registry';
 import { reviewRegistryEntry, variableQuestion, withoutVariables } from '../registryEntryReview';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
-
-export const REGISTRY_URL_SETTING = 'tandem.registryUrl';
+import { COMMANDS, SETTINGS } from '../../contract/ids';
 
 /** "Add Agent from Registry…": pick an agent of the ACP registry, confirm what it runs, add it to tandem.agents. */
 export function registerRegistryCommand(logger: Logger, onAdded: (agentId: string) => Promise<void>): vscode.Disposable {
-  return vscode.commands.registerCommand('tandem.addAgentFromRegistry', async () => {
+  return vscode.commands.registerCommand(COMMANDS.addAgentFromRegistry, async () => {
     const agents = await readRegistry(logger);
     if (!agents) return;
     const platform = registryPlatform(process.platform, process.arch);
@@ -31,16 +29,16 @@ export function registerRegistryCommand(logger: Logger, onAdded: (agentId: strin
     const settings = await confirmedSettings(picked.agent, entry.settings, logger);
     if (!settings) return;
     const configuration = vscode.workspace.getConfiguration();
-    const current = configuration.get<Record<string, unknown>>(AGENTS_SETTING) ?? {};
-    await configuration.update(AGENTS_SETTING, { ...current, [picked.agent.id]: settings }, vscode.ConfigurationTarget.Global);
-    logger.info(`[registry] added ${picked.agent.id} to ${AGENTS_SETTING}`);
+    const current = configuration.get<Record<string, unknown>>(SETTINGS.agents) ?? {};
+    await configuration.update(SETTINGS.agents, { ...current, [picked.agent.id]: settings }, vscode.ConfigurationTarget.Global);
+    logger.info(`[registry] added ${picked.agent.id} to ${SETTINGS.agents}`);
     if (entry.note) void vscode.window.showInformationMessage(`${picked.agent.name} was added. ${entry.note}`);
     await onAdded(picked.agent.id);
   });
 }
 
 async function readRegistry(logger: Logger): Promise<RegistryAgent[] | null> {
-  const url = vscode.workspace.getConfiguration().get<string>(REGISTRY_URL_SETTING) || DEFAULT_REGISTRY_URL;
+  const url = vscode.workspace.getConfiguration().get<string>(SETTINGS.registryUrl) || DEFAULT_REGISTRY_URL;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
@@ -48,7 +46,7 @@ async function readRegistry(logger: Logger): Promise<RegistryAgent[] | null> {
   } catch (error) {
     logger.error(`[registry] ${url}: ${errorMessage(error)}`);
     void vscode.window.showErrorMessage(`The ACP agent registry could not be read (${errorMessage(error)}).`, 'Show Log')
-      .then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
+      .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.showLog));
     return null;
   }
 }

@@ -8,6 +8,7 @@ import { storeRedaction } from '../../redaction/slicedRedaction';
 import { DisposableBase, toDisposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import type { Inspected, InspectorFeature } from '../../inspector/vscode/inspectorFeature';
+import { COMMANDS } from '../../contract/ids';
 
 export interface ReplayCommandOptions {
   /** The window's folders: a replayed session says it works in the first. */
@@ -43,7 +44,7 @@ export class ReplayCommand extends DisposableBase {
 
   constructor(private readonly options: ReplayCommandOptions) {
     super();
-    this.register(vscode.commands.registerCommand('tandem.replayRecording', () => options.inspector.run(() => this.replay())));
+    this.register(vscode.commands.registerCommand(COMMANDS.replayRecording, () => options.inspector.run(() => this.replay())));
     this.register(toDisposable(() => {
       for (const { replay } of this.replays.values()) replay.dispose();
       this.replays.clear();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HunkView } from '../changeLedger';
 import { baseUri } from './baseContent';
 import type { ReviewController } from './reviewController';
+import { COMMANDS } from '../../contract/ids';
 
 /** The pending hunk under the active editor's cursor, else the next one below it, else the file's last. */
 function hunkAtCursor(review: ReviewController): { path: string; hunk: HunkView } | undefined {
@@ -48,20 +49,20 @@ async function revealHunk(direction: 1 | -1, review: ReviewController): Promise<
 export function registerReviewCommands(review: ReviewController): vscode.Disposable[] {
   const act = (action: Parameters<ReviewController['act']>[0]['action'], path: string | null = null, hunkId: string | null = null) => review.act({ action, path, hunkId });
   return [
-    vscode.commands.registerCommand('tandem.keepHunk', (path?: string, hunkId?: string) => {
+    vscode.commands.registerCommand(COMMANDS.keepHunk, (path?: string, hunkId?: string) => {
       const target = targetHunk(review, path, hunkId);
       return target && act('keepHunk', target.path, target.hunkId);
     }),
-    vscode.commands.registerCommand('tandem.undoHunk', (path?: string, hunkId?: string) => {
+    vscode.commands.registerCommand(COMMANDS.undoHunk, (path?: string, hunkId?: string) => {
       const target = targetHunk(review, path, hunkId);
       return target && act('undoHunk', target.path, target.hunkId);
     }),
-    vscode.commands.registerCommand('tandem.keepAllChanges', () => act('keepAll')),
-    vscode.commands.registerCommand('tandem.undoAllChanges', () => act('undoAll')),
-    vscode.commands.registerCommand('tandem.redoUndo', () => act('redoUndo')),
-    vscode.commands.registerCommand('tandem.nextChange', () => revealHunk(1, review)),
-    vscode.commands.registerCommand('tandem.previousChange', () => revealHunk(-1, review)),
-    vscode.commands.registerCommand('tandem.openChange', async (path: string) => {
+    vscode.commands.registerCommand(COMMANDS.keepAllChanges, () => act('keepAll')),
+    vscode.commands.registerCommand(COMMANDS.undoAllChanges, () => act('undoAll')),
+    vscode.commands.registerCommand(COMMANDS.redoUndo, () => act('redoUndo')),
+    vscode.commands.registerCommand(COMMANDS.nextChange, () => revealHunk(1, review)),
+    vscode.commands.registerCommand(COMMANDS.previousChange, () => revealHunk(-1, review)),
+    vscode.commands.registerCommand(COMMANDS.openChange, async (path: string) => {
       const file = review.changes.file(path);
       if (!file || file.status === 'deleted') return vscode.window.showTextDocument(baseUri(path));
       const shown = await vscode.window.showTextDocument(vscode.Uri.file(path));
@@ -69,7 +70,7 @@ export function registerReviewCommands(review: ReviewController): vscode.Disposa
       if (first) shown.revealRange(new vscode.Range(first.currentStart, 0, first.currentStart, 0), vscode.TextEditorRevealType.InCenter);
       return shown;
     }),
-    vscode.commands.registerCommand('tandem.reviewChanges', async () => {
+    vscode.commands.registerCommand(COMMANDS.reviewChanges, async () => {
       const files = review.changes.files();
       if (files.length === 0) return vscode.window.showInformationMessage('No pending agent changes.');
       const resources = files.map((file) => [vscode.Uri.file(file.path), file.status === 'created' ? undefined : baseUri(file.path), file.status === 'deleted' ? undefined : vscode.Uri.file(file.path)]);

@@ -5,6 +5,7 @@ import { placeOf } from '../comments/reviewCommentNote';
 import type { ReviewFeedback } from '../comments/reviewFeedback';
 import { targetHunk } from './reviewCommands';
 import type { ReviewController } from './reviewController';
+import { COMMANDS } from '../../contract/ids';
 
 /** The comment as the panel's own message would carry it, checked the same way; null when it is not one. */
 function parseComment(path: string, hunkId: string, text: string): { path: string; hunkId: string; text: string } | null {
@@ -18,7 +19,7 @@ function parseComment(path: string, hunkId: string, text: string): { path: strin
  * conversation in front, exactly like one written in the panel, and goes with its next message.
  */
 export function registerCommentCommand(review: ReviewController, feedback: ReviewFeedback): vscode.Disposable {
-  return vscode.commands.registerCommand('tandem.commentHunk', async (path?: string, hunkId?: string) => {
+  return vscode.commands.registerCommand(COMMANDS.commentHunk, async (path?: string, hunkId?: string) => {
     const at = targetHunk(review, path, hunkId);
     const hunk = at && review.changes.file(at.path)?.hunks.find((candidate) => candidate.id === at.hunkId);
     if (!at || !hunk) return vscode.window.showInformationMessage('There is no pending agent change here to comment on.');

@@ -16,13 +16,10 @@ import { keepLineEndings } from '../../files/vscode/exactLines';
 import { ReviewWriter, writeFailureMessage } from '../reviewWriter';
 import { type DocumentWriter } from '../../files/documents';
 import { editorNote } from '../editorNote';
+import { COMMANDS, SETTINGS, STORAGE_KEYS } from '../../contract/ids';
 
-const STATE_KEY = 'tandem.review.ledger';
-const FEEDBACK_KEY = 'tandem.review.feedback';
-const OWNERS_KEY = 'tandem.review.owners';
 /** Bursts of ledger changes (a multi-file write, undo all) are saved once. */
 const SAVE_DELAY_MS = 300;
-export const TELL_AGENT_SETTING = 'tandem.review.tellAgentAboutUndo';
 
 /**
  * A clean document whose text changed and now reads as its file on disk was reloaded from disk,
@@ -61,14 +58,14 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   private readonly changeEmitter = this.register(new Emitter<void>());
   readonly onDidChangeChanges = this.changeEmitter.event;
   private readonly save = this.register(new CoalescedTask(SAVE_DELAY_MS, () => {
-    void this.state.update(STATE_KEY, this.ledger.toJSON());
-    void this.state.update(OWNERS_KEY, this.feed.ownersJSON());
+    void this.state.update(STORAGE_KEYS.reviewLedger, this.ledger.toJSON());
+    void this.state.update(STORAGE_KEYS.reviewOwners, this.feed.ownersJSON());
   }));
   private feedbackState: ReviewFeedbackState | null = null;
-  private readonly saveFeedback = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(FEEDBACK_KEY, this.feedbackState)));
+  private readonly saveFeedback = this.register(new CoalescedTask(SAVE_DELAY_MS, () => void this.state.update(STORAGE_KEYS.reviewFeedback, this.feedbackState)));
   /** The panel's comments not sent yet and reviewed marks, kept with the pending changes they are about. */
   readonly feedbackStore: FeedbackStore = {
-    read: () => this.state.get(FEEDBACK_KEY),
+    read: () => this.state.get(STORAGE_KEYS.reviewFeedback),
     write: (state) => {
       this.feedbackState = state;
       this.saveFeedback.schedule();
@@ -82,8 +79,8 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     keepAll: () => this.ledger.keepAll(),
     undoAll: () => this.write('undo', this.ledger.undoAll()),
     redoUndo: () => this.write('redo', this.ledger.redoLastUndo() ?? []),
-    openReview: () => vscode.commands.executeCommand('tandem.reviewChanges'),
-    openFile: onFile((path) => vscode.commands.executeCommand('tandem.openChange', path)),
+    openReview: () => vscode.commands.executeCommand(COMMANDS.reviewChanges),
+    openFile: onFile((path) => vscode.commands.executeCommand(COMMANDS.openChange, path)),
   };
 
   private readonly writer: ReviewWriter;
@@ -91,7 +88,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
-    this.feed = new ChangeFeed(this.ledger, this.state.get(OWNERS_KEY));
+    this.feed = new ChangeFeed(this.ledger, this.state.get(STORAGE_KEYS.reviewOwners));
     // The ledger already holds what an undo writes: the document changes and saves on the way are not hand edits.
     this.writer = new ReviewWriter(this.ledger, {
       restore: (path, text) => this.feed.agentWrite(path, () => documents.restore(path, text)),
@@ -130,7 +127,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     // Taken either way: with the setting off, what happened now is not told later either.
     const undone = this.feed.takeUndoSummary(owner);
     const edited = this.feed.takeHandEdits(owner);
-    if (!vscode.workspace.getConfiguration().get<boolean>(TELL_AGENT_SETTING, true)) return [];
+    if (!vscode.workspace.getConfiguration().get<boolean>(SETTINGS.tellAgentAboutUndo, true)) return [];
     const notes: string[] = [];
     if (undone.length > 0) notes.push(editorNote(`the user reviewed your earlier changes and undid some of them. ${undone.join('; ')}. The files on disk are the truth now; read them again before editing.`));
     if (edited.length > 0) notes.push(handEditNote(edited, (path) => vscode.workspace.asRelativePath(path, false)));
@@ -171,11 +168,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
 
   private showError(sentence: string): void {
     this.logger.error(`[review] ${sentence}`);
-    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && vscode.commands.executeCommand('tandem.showLog'));
+    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && vscode.commands.executeCommand(COMMANDS.showLog));
   }
 
   private restore(): ChangeLedger {
-    const snapshot = this.state.get<LedgerSnapshot>(STATE_KEY);
+    const snapshot = this.state.get<LedgerSnapshot>(STORAGE_KEYS.reviewLedger);
     if (!snapshot) return new ChangeLedger();
     try {
       return ChangeLedger.fromJSON(snapshot);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ReviewController } from './reviewController';
 import { DisposableBase } from '../../util/disposable';
+import { COMMANDS } from '../../contract/ids';
 
 /**
  * Pending hunks in the editor itself: added lines tinted like a diff, removed lines announced
@@ -40,9 +41,9 @@ export class ReviewDecorations extends DisposableBase implements vscode.CodeLens
       const range = new vscode.Range(line, 0, line, 0);
       const summary = `${hunk.added.length > 0 ? `+${hunk.added.length}` : ''}${hunk.removed.length > 0 ? ` −${hunk.removed.length}` : ''}`.trim();
       return [
-        new vscode.CodeLens(range, { title: '$(check) Keep', command: 'tandem.keepHunk', arguments: [file.path, hunk.id], tooltip: `Keep this change (${summary})` }),
-        new vscode.CodeLens(range, { title: '$(discard) Undo', command: 'tandem.undoHunk', arguments: [file.path, hunk.id], tooltip: `Undo this change (${summary})` }),
-        new vscode.CodeLens(range, { title: '$(comment) Comment', command: 'tandem.commentHunk', arguments: [file.path, hunk.id], tooltip: 'Comment on this change for the agent: sent with your next message' }),
+        new vscode.CodeLens(range, { title: '$(check) Keep', command: COMMANDS.keepHunk, arguments: [file.path, hunk.id], tooltip: `Keep this change (${summary})` }),
+        new vscode.CodeLens(range, { title: '$(discard) Undo', command: COMMANDS.undoHunk, arguments: [file.path, hunk.id], tooltip: `Undo this change (${summary})` }),
+        new vscode.CodeLens(range, { title: '$(comment) Comment', command: COMMANDS.commentHunk, arguments: [file.path, hunk.id], tooltip: 'Comment on this change for the agent: sent with your next message' }),
         new vscode.CodeLens(range, { title: file.origin === 'editor' ? 'agent edit' : 'agent edit (written to disk by the agent)', command: '' }),
       ];
     });

@@ -5,6 +5,7 @@ import { BASE_SCHEME, BaseContentProvider } from './baseContent';
 import { ReviewController } from './reviewController';
 import { registerReviewCommands } from './reviewCommands';
 import { ReviewDecorations } from './reviewDecorations';
+import { CONTEXT_KEYS } from '../../contract/ids';
 
 /**
  * Everything review needs in the editor: the ledger controller, decorations and CodeLens,
@@ -15,8 +16,8 @@ export function createReviewFeature(context: vscode.ExtensionContext, records: v
   const review = new ReviewController(records, documents, logger);
   const base = new BaseContentProvider(() => review.changes);
   const updateContext = () => {
-    void vscode.commands.executeCommand('setContext', 'tandem.hasPendingChanges', review.changes.files().length > 0);
-    void vscode.commands.executeCommand('setContext', 'tandem.canRedoUndo', review.changes.canRedo());
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasPendingChanges, review.changes.files().length > 0);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.canRedoUndo, review.changes.canRedo());
   };
   context.subscriptions.push(
     review,

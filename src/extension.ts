@@ -5,7 +5,7 @@ import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
 import { readAgentPriority, readAgents, readDefaultAgentId } from './agents/vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
-import { registerCommands } from './vscode/panelCommands';
+import { registerPanelCommands } from './vscode/panelCommands';
 import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
 import { TrafficChannel } from './inspector/vscode/trafficChannel';
@@ -107,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(VIEWS.chat, provider));
 
   context.subscriptions.push(registerRegistryCommand(logger, (agentId) => presenter.selectAgent(agentId)));
-  context.subscriptions.push(...registerCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
+  context.subscriptions.push(...registerPanelCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SETTINGS.agents)) presenter.reloadAgents();

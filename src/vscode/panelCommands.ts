@@ -3,15 +3,20 @@ import type { AgentDefinition } from '../agents/agentConfig';
 import type { ChatPresenter } from '../panel/chatPresenter';
 import { COMMANDS, FOCUS_CHAT_COMMAND, SETTINGS } from '../contract/ids';
 
-export interface CommandDeps {
+export interface PanelCommandDeps {
   presenter: ChatPresenter;
   agents(): AgentDefinition[];
   showLog(): void;
   showTraffic(): void;
 }
 
-/** Every command the package contributes is registered here (a test checks the two lists agree). */
-export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+/**
+ * The chat panel's own commands: a new conversation, the agent and its turn, sign-out, the log and
+ * the traffic, and redoing a restore. Each feature registers its commands where it lives (review,
+ * the inspector, replay, the registry); test/unit/packageContributions.test.ts checks that every
+ * command package.json contributes is registered once, somewhere in src.
+ */
+export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable[] {
   const reveal = () => vscode.commands.executeCommand(FOCUS_CHAT_COMMAND);
   return [
     vscode.commands.registerCommand(COMMANDS.newSession, async () => {

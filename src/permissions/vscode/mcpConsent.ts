@@ -1,19 +1,10 @@
 import * as vscode from 'vscode';
 import { STORAGE_KEYS } from '../../contract/ids';
-import { McpConsent, type McpConsentAnswer, type McpConsentQuestion, type McpConsentRecord, type McpConsentStore } from '../mcpConsent';
+import { McpConsent, type McpConsentAnswer, type McpConsentQuestion, type McpConsentRecord } from '../mcpConsent';
+import { MementoList } from './mementoList';
 
-/** Answers live in the editor's global storage: a project cannot write itself a yes. */
-class MementoConsentStore implements McpConsentStore {
-  constructor(private readonly memento: vscode.Memento) {}
-
-  load(): McpConsentRecord[] {
-    const raw = this.memento.get<unknown>(STORAGE_KEYS.mcpServerConsent);
-    return Array.isArray(raw) ? raw.filter((record): record is McpConsentRecord => Boolean(record) && typeof (record as McpConsentRecord).fingerprint === 'string') : [];
-  }
-
-  save(records: McpConsentRecord[]): void {
-    void this.memento.update(STORAGE_KEYS.mcpServerConsent, records);
-  }
+function isConsentRecord(record: unknown): record is McpConsentRecord {
+  return Boolean(record) && typeof (record as McpConsentRecord).fingerprint === 'string';
 }
 
 /** A modal, as VS Code asks before it starts a server from a workspace file: nothing starts while it is open. */
@@ -30,6 +21,7 @@ async function askWithModal(question: McpConsentQuestion): Promise<McpConsentAns
   return choice === allow ? 'allowed' : choice === decline ? 'declined' : null;
 }
 
+/** Answers live in the editor's global storage: a project cannot write itself a yes. */
 export function createMcpConsent(context: vscode.ExtensionContext): McpConsent {
-  return new McpConsent(new MementoConsentStore(context.globalState), askWithModal);
+  return new McpConsent(new MementoList(context.globalState, STORAGE_KEYS.mcpServerConsent, isConsentRecord), askWithModal);
 }

@@ -1,21 +1,12 @@
 import * as vscode from 'vscode';
 import { SETTINGS, STORAGE_KEYS } from '../../contract/ids';
 import { isToolKind, type ToolKindView } from '../../contract/toolKinds';
-import { PermissionPolicy, type GrantStore, type StoredGrant } from '../permissionPolicy';
+import { PermissionPolicy, type StoredGrant } from '../permissionPolicy';
 import { projectRuleFiles, readProjectRules } from '../projectRules';
+import { MementoList } from './mementoList';
 
-/** Grants live in the editor's global storage: never inside the project, where `git clean` or a commit could not see them. */
-class MementoGrantStore implements GrantStore {
-  constructor(private readonly memento: vscode.Memento) {}
-
-  load(): StoredGrant[] {
-    const raw = this.memento.get<unknown>(STORAGE_KEYS.permissionGrants);
-    return Array.isArray(raw) ? raw.filter((grant): grant is StoredGrant => Boolean(grant) && typeof (grant as StoredGrant).id === 'string') : [];
-  }
-
-  save(grants: StoredGrant[]): void {
-    void this.memento.update(STORAGE_KEYS.permissionGrants, grants);
-  }
+function isStoredGrant(grant: unknown): grant is StoredGrant {
+  return Boolean(grant) && typeof (grant as StoredGrant).id === 'string';
 }
 
 /** `{ "claude-code": ["read", "search"], "*": [...] }`: the agent's own entry, else "*". */
@@ -30,7 +21,8 @@ export function createPermissionPolicy(context: vscode.ExtensionContext, roots: 
   const policy = new PermissionPolicy({
     workspaceRoots: () => [...roots()],
     autoAllowKinds,
-    store: new MementoGrantStore(context.globalState),
+    // Grants live in the editor's global storage: never inside the project, where `git clean` or a commit could not see them.
+    store: new MementoList(context.globalState, STORAGE_KEYS.permissionGrants, isStoredGrant),
     projectRules: () => readProjectRules(roots()),
   });
   const watchers = projectRuleFiles.map((file) => vscode.workspace.createFileSystemWatcher(`**/${file}`));

@@ -71,6 +71,7 @@ export const STORAGE_KEYS = {
   reviewFeedback: 'tandem.review.feedback',
   reviewOwners: 'tandem.review.owners',
   checkpointsIndex: 'tandem.checkpoints.index',
+  usedInWorkspace: 'tandem.usedInWorkspace',
 } as const;
 
 /** The SecretStorage name of an API key kept for an agent. */

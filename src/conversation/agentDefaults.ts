@@ -3,6 +3,7 @@ import type { AgentDefinition } from '../agents/agentConfig';
 import type { ThreadModel } from '../thread/threadModel';
 import { errorMessage } from '../redaction/redactedLog';
 import type { OpenedSession } from './sessionOpening';
+import { SETTINGS } from '../contract/ids';
 
 /** The mode and config options from tandem.agents, applied once a new session is open. */
 export async function applyAgentDefaults(connection: AcpConnection, session: OpenedSession, agent: AgentDefinition, thread: ThreadModel): Promise<void> {
@@ -18,6 +19,6 @@ export async function applyAgentDefaults(connection: AcpConnection, session: Ope
       thread.setFact('configOptions', response.configOptions);
     }
   } catch (error) {
-    thread.addNotice('warning', `A default from tandem.agents.${agent.id} was not accepted: ${errorMessage(error)}`, ['showLog']);
+    thread.addNotice('warning', `A default from ${SETTINGS.agents}.${agent.id} was not accepted: ${errorMessage(error)}`, ['showLog']);
   }
 }

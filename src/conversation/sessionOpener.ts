@@ -26,6 +26,7 @@ import { scopeCwd, type WorkspaceScope } from '../workspace/workspaceScope';
 import { quirksOf } from '../acp/agentQuirks';
 import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { isAuthRequired } from './signIn';
+import { SETTINGS } from '../contract/ids';
 
 /** The conversation's own answers on the connection; the opener adds the files and commands of its workspace. */
 export type ConversationPorts = Pick<ClientPorts, 'sessionUpdate' | 'requestPermission' | 'elicitation'>;
@@ -111,7 +112,7 @@ export class SessionOpener {
     const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))) };
     const command = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
     if (!command) {
-      const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ' Check the "command" of this agent in the tandem.agents setting.';
+      const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ` Check the "command" of this agent in the ${SETTINGS.agents} setting.`;
       return { problem: `${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}` };
     }
     return { launch: { command, args: this.agent.args, env, cwd, priority: this.environment.agentPriority?.() ?? 'normal' } };

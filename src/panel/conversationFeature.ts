@@ -11,6 +11,7 @@ import type { SessionController } from '../conversation/sessionController';
 import { LEGACY_MODEL_ID, SessionOptions } from '../conversation/sessionOptions';
 import type { SessionFactName } from '../thread/threadModel';
 import { commandViews, usageView } from '../usage/panel/usageView';
+import { SETTINGS } from '../contract/ids';
 
 /** The session facts this view shows (the title travels with the tabs). */
 const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions', 'rateLimits']);
@@ -198,7 +199,7 @@ export class ConversationFeature implements Disposable {
       setMode: () => Promise.reject(new Error('not a mode')),
       setModel: (id) => live.connection.setModel(live.sessionId, id),
     }, () => this.postTask.schedule());
-    if (refused) session.thread.addNotice('warning', `A default from tandem.agents.${session.agent.id} was not accepted: ${refused}`, ['showLog']);
+    if (refused) session.thread.addNotice('warning', `A default from ${SETTINGS.agents}.${session.agent.id} was not accepted: ${refused}`, ['showLog']);
   }
 
   /** "Follow the agent": show the last place it named, once per place in a row. */

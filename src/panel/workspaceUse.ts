@@ -1,3 +1,5 @@
+import { STORAGE_KEYS } from '../contract/ids';
+
 /**
  * Whether the user has used Tandem in this workspace. Until they have, no agent starts on its
  * own: a folder someone else prepared may name any program as its agent, and opening the folder
@@ -15,13 +17,11 @@ export interface WorkspaceMemory {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-const USED_KEY = 'tandem.usedInWorkspace';
-
 export class RememberedWorkspaceUse implements WorkspaceUse {
   private usedHere: boolean;
 
   constructor(private readonly memory: WorkspaceMemory) {
-    this.usedHere = memory.get(USED_KEY) === true;
+    this.usedHere = memory.get(STORAGE_KEYS.usedInWorkspace) === true;
   }
 
   get used(): boolean {
@@ -31,6 +31,6 @@ export class RememberedWorkspaceUse implements WorkspaceUse {
   markUsed(): void {
     if (this.usedHere) return;
     this.usedHere = true;
-    void this.memory.update(USED_KEY, true);
+    void this.memory.update(STORAGE_KEYS.usedInWorkspace, true);
   }
 }

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { terminalPrompt, type TerminalScript } from '../support/scenarios/terminals';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { PROCESS_TREE_SCRIPT, isAlive, pidsIn, scriptResult, terminalSession } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
 
-let workspace: string;
-before(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-terminals-')));
-  mkdirSync(join(workspace, 'sub'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-terminals-');
+mkdirSync(join(workspace, 'sub'));
 
 async function run(session: SessionController, script: TerminalScript) {
   await session.prompt(terminalPrompt(script));
@@ -190,7 +186,7 @@ describe('nothing a command started survives', () => {
       const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
       const service = new TerminalService({ cwd: process.cwd(), roots: () => [process.cwd()], displays, logger });
       displays.onEvent((event) => { if (event.type === 'output') process.stdout.write(event.data); });
-      service.create({ sessionId: 's', command: process.execPath, args: ['-e', ${JSON.stringify(PROCESS_TREE_SCRIPT)}] });
+      service.start({ command: process.execPath, args: ['-e', ${JSON.stringify(PROCESS_TREE_SCRIPT)}] });
       setInterval(() => {}, 1000);
     `;
     const child = spawn(process.execPath, ['-e', host], { cwd: workspace, stdio: ['ignore', 'pipe', 'inherit'] });

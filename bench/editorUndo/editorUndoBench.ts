@@ -10,7 +10,8 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { openBytesWorkbench, sha, utf8, type PanelDriver } from '../../test/support/panelDriver';
+import { sha256 } from '../../test/support/hashes';
+import { openBytesWorkbench, utf8, type PanelDriver } from '../../test/support/panelDriver';
 import { openFile, runCommand, screenshot } from '../../test/support/workbench';
 import { distribution, single, type Bench } from '../shared/figures';
 import { count, ms, table } from '../shared/report';
@@ -43,9 +44,9 @@ interface Sample {
  * machine away from the editor being measured.
  */
 async function untilOnDisk(ui: PanelDriver, file: string, want: Buffer, what: string): Promise<void> {
-  const wanted = sha(want);
+  const wanted = sha256(want);
   const deadline = Date.now() + 120_000;
-  while (!(sizeOf(ui.at(file)) === want.length && sha(ui.onDisk(file)) === wanted)) {
+  while (!(sizeOf(ui.at(file)) === want.length && sha256(ui.onDisk(file)) === wanted)) {
     if (Date.now() > deadline) throw new Error(`editorUndo bench: ${what} did not bring back the expected bytes within 120 s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

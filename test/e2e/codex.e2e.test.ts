@@ -3,11 +3,11 @@
 // The user picks Codex in the panel, Codex patches a file on disk itself, and the change is
 // reviewed there: one hunk undone from the changes bar, checked as bytes on disk.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { sha256 } from '../support/hashes';
 import { CODEX, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { tempWorkspace } from '../support/tandemWorkbench';
@@ -19,14 +19,13 @@ let page: Page;
 let panel: Frame;
 let model: ScriptedModelServer | undefined;
 
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 /** Polls until the file's sha256 is that of `want`, then checks it. */
 async function expectBytes(path: string, want: string): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while (sha(readFileSync(path)) !== sha(Buffer.from(want)) && Date.now() < deadline) await page.waitForTimeout(100);
-  assert.equal(sha(readFileSync(path)), sha(Buffer.from(want)), `${path} holds ${JSON.stringify(readFileSync(path, 'utf8'))}`);
+  while (sha256(readFileSync(path)) !== sha256(Buffer.from(want)) && Date.now() < deadline) await page.waitForTimeout(100);
+  assert.equal(sha256(readFileSync(path)), sha256(Buffer.from(want)), `${path} holds ${JSON.stringify(readFileSync(path, 'utf8'))}`);
 }
 
 before(async () => {

@@ -4,11 +4,11 @@
 // of review (decorations, hover, keys, Ctrl+Z, unsaved edits) is driven as a user would.
 // One code-server start serves every test in this file.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { sha256 } from '../support/hashes';
 import { REPO_ROOT } from '../support/code-server';
 import { GEMINI_CLI, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import type { ScriptedModelServer } from '../support/model-servers/script';
@@ -25,7 +25,6 @@ let panel: Frame;
 let model: ScriptedModelServer | undefined;
 let requests = 0;
 
-const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex'));
 const at = (name: string) => join(workspace, name);
 const onDisk = (name: string) => (existsSync(at(name)) ? readFileSync(at(name)) : null);
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
@@ -49,8 +48,8 @@ function difference(got: Buffer | null, want: Buffer | null): string {
 /** Polls until the file holds exactly `want` (null: absent), then checks it by sha256. */
 async function expectBytes(name: string, want: Buffer | null, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (sha(onDisk(name)) !== sha(want) && Date.now() < deadline) await page.waitForTimeout(100);
-  assert.equal(sha(onDisk(name)), sha(want), `${name}: ${difference(onDisk(name), want)}`);
+  while (sha256(onDisk(name)) !== sha256(want) && Date.now() < deadline) await page.waitForTimeout(100);
+  assert.equal(sha256(onDisk(name)), sha256(want), `${name}: ${difference(onDisk(name), want)}`);
 }
 
 /** Polls a condition of the workbench, bounded. */
@@ -375,7 +374,7 @@ describe('review byte for byte in code-server', () => {
     writeFileSync(at('k-hung.txt'), '\uFEFFhung\rbefore\n');
     const file = request([diskEntry('k-done.txt', utf8('done\r\nafter\n')), diskEntry('k-hung.txt', utf8('\uFEFFhung\rafter\n'))]);
     await send(`bytes-hang ${file}`);
-    await allowUntil(async () => sha(onDisk('k-hung.txt')) === sha(utf8('\uFEFFhung\rafter\n')), 'the agent to write k-hung.txt', 30_000);
+    await allowUntil(async () => sha256(onDisk('k-hung.txt')) === sha256(utf8('\uFEFFhung\rafter\n')), 'the agent to write k-hung.txt', 30_000);
     await until(async () => existsSync(`${file}.pid`), 'the agent\'s pid');
     process.kill(Number(readFileSync(`${file}.pid`, 'utf8')), 'SIGKILL');
     await pendingFiles(2);

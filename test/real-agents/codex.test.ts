@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import type { ConversationView } from '../../src/contract/conversationView';
 import type { TerminalStateView } from '../../src/contract/terminalView';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
+import { sha256 } from '../support/hashes';
 import { memoryApiKeys } from '../support/memoryApiKeys';
 import { startOpenAIModelServer, type RecordedRequest } from '../support/model-servers/openai';
 import { CODEX_MODEL, codexAgentSpec } from '../support/real-agents';
@@ -16,7 +17,7 @@ import {
   assertAnswerStreamsInPieces, assertNothingUnanswered, assertStopCancelsStreamingTurn, meterShowingLastUsageUpdate, openScriptedAgentPanel, realAgentSession, reviewedRealAgentSession, startScriptedRealAgent, throughPanel,
 } from '../support/realAgentRun';
 import { allowingPermissions } from '../support/reviewHarness';
-import { sha256, TEN_LINES } from '../support/realAgentPanel';
+import { TEN_LINES } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { sha256 } from '../support/hashes';
 import { startOpenAIModelServer } from '../support/model-servers/openai';
 import { opencodeAgentSpec } from '../support/real-agents';
 import { assertAnswerStreamsInPieces, assertNothingUnanswered, meterShowingLastUsageUpdate, openScriptedAgentPanel, reviewedRealAgentSession, startScriptedRealAgent, throughPanel } from '../support/realAgentRun';
-import { sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
+import { TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };

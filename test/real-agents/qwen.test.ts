@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { SessionController } from '../../src/conversation/sessionController';
+import { sha256 } from '../support/hashes';
 import { startOpenAIModelServer, type ScriptedModelServer } from '../support/model-servers/openai';
 import { OPENAI_COMPATIBLE_MODEL, qwenAgentSpec } from '../support/real-agents';
 import { assertAnswerStreamsInPieces, assertNothingUnanswered, meterShowingLastUsageUpdate, openScriptedAgentPanel, reviewedRealAgentSession, startScriptedRealAgent, throughPanel } from '../support/realAgentRun';
-import { sha256, TEN_LINES, wireFrames } from '../support/realAgentPanel';
+import { TEN_LINES, wireFrames } from '../support/realAgentPanel';
 import { waitFor } from '../support/waitFor';
 
 const TIMEOUT = { timeout: 180_000 };

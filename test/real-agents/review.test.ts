@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { sha256 } from '../support/hashes';
 import { startClaudeModelServer } from '../support/model-servers/claude';
 import { startGeminiModelServer } from '../support/model-servers/gemini';
 import { claudeAgentSpec, geminiAgentSpec } from '../support/real-agents';
 import { reviewedRealAgentSession, startScriptedRealAgent } from '../support/realAgentRun';
 import { allowingPermissions } from '../support/reviewHarness';
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('real Gemini CLI through Tandem\'s editor-backed fs/*', () => {

@@ -1,5 +1,4 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createSessionFiles } from '../../src/workspace/sessionFiles';
@@ -15,9 +14,8 @@ import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
 import { checkpointContent, DirectoryBlobs, readForCheckpoint } from '../../src/checkpoints/checkpointDisk';
 import { ReviewWriter } from '../../src/review/reviewWriter';
+import { sha256 } from './hashes';
 import { DiskBackedDocuments } from './memoryDocuments';
-
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Workspace state as a plain map: what a reloaded window reads back. */
 export function memoryIndex(state = new Map<string, unknown>()): CheckpointIndexStorage & { state: Map<string, unknown> } {

@@ -3,12 +3,11 @@
  * workspace, a folder beside it (outside it) holding a secret, the editor's documents backed by
  * the disk, and what the service asked the user and recorded as changes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'node:test';
 import { DiskBackedDocuments } from './memoryDocuments';
 import type { FsServiceSetup } from './pathEscapeCases';
+import { beforeEachTest, onTestEnd, tempWorkspace } from './sessionBuilders';
 
 export interface FsSandbox {
   readonly workspace: string;
@@ -25,18 +24,14 @@ export interface FsSandbox {
  * runs first then (e.g. to wake what a failing test left blocked on a pipe inside it).
  */
 export function fsSandboxEachTest(prefix: string, beforeRemoval: () => void = () => undefined): FsSandbox {
-  let root = '';
   const sandbox: { -readonly [K in keyof FsSandbox]: FsSandbox[K] } = { workspace: '', outside: '', documents: new DiskBackedDocuments(), asked: [], recorded: [] };
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), prefix));
+  beforeEachTest((t) => {
+    const root = tempWorkspace(t, prefix);
+    onTestEnd(t, beforeRemoval);
     Object.assign(sandbox, { workspace: join(root, 'workspace'), outside: join(root, 'outside'), documents: new DiskBackedDocuments(), asked: [], recorded: [] });
     mkdirSync(sandbox.workspace);
     mkdirSync(sandbox.outside);
     writeFileSync(join(sandbox.outside, 'secret.txt'), 'top secret\n');
-  });
-  afterEach(() => {
-    beforeRemoval();
-    rmSync(root, { recursive: true, force: true });
   });
   return sandbox;
 }

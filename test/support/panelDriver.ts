@@ -5,17 +5,16 @@
  * its request files. Every wait is bounded.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { BytesRequest } from '../e2e/reviewBytesAgent';
+import { sha256 } from './hashes';
 import { REPO_ROOT } from './code-server';
 import { send } from './panelUser';
 import { tsxLoader } from './scriptedAgentSpec';
 import { openTandemWorkbench, tempWorkspace } from './tandemWorkbench';
 
-export const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex'));
 export const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
 /** Where two byte strings first differ, in hex, for a failure message. */
@@ -46,8 +45,8 @@ export class PanelDriver {
   /** Polls until the file holds exactly `want` (null: absent), then checks it by sha256. */
   async expectBytes(name: string, want: Buffer | null, timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (sha(this.onDisk(name)) !== sha(want) && Date.now() < deadline) await this.page.waitForTimeout(100);
-    assert.equal(sha(this.onDisk(name)), sha(want), `${name}: ${difference(this.onDisk(name), want)}`);
+    while (sha256(this.onDisk(name)) !== sha256(want) && Date.now() < deadline) await this.page.waitForTimeout(100);
+    assert.equal(sha256(this.onDisk(name)), sha256(want), `${name}: ${difference(this.onDisk(name), want)}`);
   }
 
   /** Polls a condition of the workbench, bounded. */

@@ -1,6 +1,5 @@
 // A real agent behind the panel's presenter, as the extension wires it, for the real-agent tests:
 // what the webview was sent, the frames on the wire, and the fixtures those tests share.
-import { createHash } from 'node:crypto';
 import { FrameStore } from '../../src/acp/frames';
 import type { ConversationView } from '../../src/contract/conversationView';
 import type { HostToWebview } from '../../src/contract/messages';
@@ -12,7 +11,6 @@ import { definitionFromSpec } from './realAgentDefinitions';
 import { waitFor } from './waitFor';
 import { folderScope } from '../../src/workspace/workspaceScope';
 
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 export const TEN_LINES = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 export interface WireFrame { method?: string; id?: number; params?: Record<string, unknown>; result?: Record<string, unknown> }

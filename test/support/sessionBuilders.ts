@@ -6,6 +6,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeEach, type TestContext } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import type { HostToWebview } from '../../src/contract/messages';
@@ -20,9 +21,20 @@ import { scriptedAgentDefinition } from './scriptedAgentSpec';
 import { waitFor } from './waitFor';
 import { folderScope, type FolderScopeParts } from '../../src/workspace/workspaceScope';
 
-/** What node:test's test context offers for cleaning up. */
+/**
+ * What node:test's test context offers for cleaning up. node:test's own `after`, passed as
+ * `{ after }`, is the scope of the calling file or `describe`: what all its tests share.
+ */
 export interface TestScope {
   after(fn: () => unknown): void;
+}
+
+/**
+ * `beforeEach` whose hook gets the test it runs for, so what it makes is cleaned up when that test
+ * ends. node:test passes the test's context; its types also admit a suite's, which has no `after`.
+ */
+export function beforeEachTest(fn: (t: TestContext) => unknown): void {
+  beforeEach((context) => fn(context as TestContext));
 }
 
 const cleanups = new WeakMap<TestScope, (() => unknown)[]>();

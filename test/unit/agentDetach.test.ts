@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { SessionController } from '../../src/conversation/sessionController';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { isAlive } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
 import { folderScope } from '../../src/workspace/workspaceScope';
@@ -15,11 +13,7 @@ import { folderScope } from '../../src/workspace/workspaceScope';
  * Processes on purpose: a crash is a process that ends without being asked to, and what is
  * compared is what a stop and a crash leave behind.
  */
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-detach-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-detach-');
 
 /** What a conversation keeps of its agent; nothing, once it let go of it. */
 function agentState(session: SessionController) {

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { builtInPresets, resolveAgents } from '../../src/agents/agentConfig';
 import type { HostToWebview } from '../../src/contract/messages';
-import { scriptedPresenter } from '../support/sessionBuilders';
+import { scriptedPresenter, tempWorkspace } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 
 const { agents } = resolveAgents({}, builtInPresets('/ext/dist/demo-agent.js', '/usr/bin/node'));
@@ -29,8 +26,7 @@ describe('presets for agents this machine may not have', () => {
   for (const [id, installLine] of Object.entries(installLines)) {
     test(`${id}: offered in the picker, and a missing program is explained with its install and sign-in line`, async (t) => {
       // A PATH with nothing on it: the lookup a real start does finds no program, whatever this machine has installed.
-      const emptyPath = mkdtempSync(join(tmpdir(), 'tandem-no-agents-'));
-      t.after(() => rmSync(emptyPath, { recursive: true, force: true }));
+      const emptyPath = tempWorkspace(t, 'tandem-no-agents-');
       const preset = agents.find((agent) => agent.id === id);
       assert.ok(preset, `a preset for ${id}`);
       const offered = agents.map((agent) => (agent.id === id ? { ...agent, env: { ...agent.env, PATH: emptyPath } } : agent));

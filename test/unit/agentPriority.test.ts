@@ -3,26 +3,21 @@
 // processes: the scripted agent started as a program, a command tree it runs through terminal/*.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { constants } from 'node:os';
+import { after, describe, test } from 'node:test';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { folderScope } from '../../src/workspace/workspaceScope';
 import { TerminalService } from '../../src/terminals/terminalService';
 import { runBelowEditor, type AgentPriority } from '../../src/util/processPriority';
 import { schedulingOf } from '../support/processGroups';
 import { terminalPrompt } from '../support/scenarios/terminals';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { PROCESS_TREE_SCRIPT, pidsIn, terminalSession } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
 
 const BELOW_NORMAL = constants.priority.PRIORITY_BELOW_NORMAL;
 
-let workspace: string;
-before(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-priority-')));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-priority-');
 
 /** A session whose agent is a process and whose terminal/* commands are real, both at `priority`. */
 function sessionAt(priority: AgentPriority): SessionController {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FsSessionContext } from '../../src/workspace/sessionContext';
 import type { HunkView } from '../../src/review/types';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 const SIX_LINES = Array.from({ length: 6 }, (_, i) => `line ${i}\n`).join('');
 
@@ -39,10 +39,9 @@ async function openFileWithPendingHunk() {
   return { documents, ledger, fs, path };
 }
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-review-'));
+beforeEachTest((t) => {
+  workspace = tempWorkspace(t, 'tandem-review-');
 });
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 describe('an agent write to an open file with pending hunks', () => {
   test('reaches the ledger once: one change event, the hunks of both writes', async () => {

@@ -4,33 +4,31 @@
  * one. Each gets a sentence, nothing is overwritten without the user's yes, and nothing is lost.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { CheckpointStore } from '../../src/checkpoints/checkpoints';
 import { stateFromJson, stateToJson, emptyState } from '../../src/checkpoints/checkpointsIndex';
 import { restoreSummary } from '../../src/checkpoints/checkpointsRestore';
 import { silentLogger, type Logger } from '../../src/util/logger';
 import { DirectoryBlobs } from '../../src/checkpoints/checkpointDisk';
-import { checkpointedWorkspace, memoryIndex, sha256 } from '../support/checkpointHarness';
+import { checkpointedWorkspace, memoryIndex } from '../support/checkpointHarness';
+import { sha256 } from '../support/hashes';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let root: string;
 let workspace: string;
 let storage: string;
 let project: ReturnType<typeof checkpointedWorkspace>;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-checkpoint-input-'));
+beforeEachTest((t) => {
+  root = tempWorkspace(t, 'tandem-checkpoint-input-');
   workspace = join(root, 'workspace');
   storage = join(root, 'storage');
   mkdirSync(workspace);
   project = checkpointedWorkspace(workspace, storage);
 });
-afterEach(() => {
-  project.dispose();
-  rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => project.dispose());
 
 const at = (name: string) => join(workspace, name);
 

@@ -5,19 +5,20 @@
  * are found and asked about; copies are shared by hash, bounded, and read back after a reload.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { checkpointedWorkspace, memoryIndex, projectHashes, sha256 } from '../support/checkpointHarness';
+import { afterEach, describe, test } from 'node:test';
+import { checkpointedWorkspace, memoryIndex, projectHashes } from '../support/checkpointHarness';
+import { sha256 } from '../support/hashes';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let root: string;
 let workspace: string;
 let storage: string;
 let opened: ReturnType<typeof checkpointedWorkspace>[] = [];
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-checkpoints-'));
+beforeEachTest((t) => {
+  root = tempWorkspace(t, 'tandem-checkpoints-');
   workspace = join(root, 'workspace');
   storage = join(root, 'storage');
   mkdirSync(workspace);
@@ -25,7 +26,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const one of opened) one.dispose();
   opened = [];
-  rmSync(root, { recursive: true, force: true });
 });
 
 function open(options: Parameters<typeof checkpointedWorkspace>[2] = {}) {

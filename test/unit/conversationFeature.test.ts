@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { ConversationView } from '../../src/contract/conversationView';
@@ -10,14 +7,11 @@ import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { ThreadModel, type ToolCallLocated } from '../../src/thread/threadModel';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { folderScope } from '../../src/workspace/workspaceScope';
 
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-conversation-view-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-conversation-view-');
 
 /** A panel on the scripted agent, its posted messages, and where "follow the agent" went. */
 async function readyPanel(t: { after(fn: () => unknown): void }) {

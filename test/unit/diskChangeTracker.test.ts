@@ -1,13 +1,14 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { DiskChangeTracker } from '../../src/review/diskChangeTracker';
 import type { RecordedChange } from '../../src/review/types';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let workspace: string;
 let updates: Emitter<acp.SessionUpdate>;
@@ -20,8 +21,8 @@ let permissionRequests: Emitter<acp.ToolCallUpdate>;
 /** Whether a prompt's turn is running, as the session tells the tracker. */
 let promptUnderWay: boolean;
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-'));
+beforeEachTest((t) => {
+  workspace = tempWorkspace(t, 'tandem-disk-');
   updates = new Emitter();
   permissionRequests = new Emitter();
   turns = new Emitter();
@@ -31,10 +32,7 @@ beforeEach(() => {
   notices = [];
   tracker = newTracker();
 });
-afterEach(() => {
-  tracker.dispose();
-  rmSync(workspace, { recursive: true, force: true });
-});
+afterEach(() => tracker.dispose());
 
 /** A tracker as a session's start makes one: its baseline is the workspace as it is now. */
 function newTracker(): DiskChangeTracker {

@@ -6,28 +6,24 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { MAX_KEPT_FILE_BYTES } from '../../src/review/diskChangeTracker';
+import { sha256 } from '../support/hashes';
 import { diskReview } from '../support/reviewHarness';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const onDisk = (path: string) => sha256(readFileSync(path));
 
 let workspace: string;
 let review: ReturnType<typeof diskReview>;
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-disk-review-'));
+beforeEachTest((t) => {
+  workspace = tempWorkspace(t, 'tandem-disk-review-');
   review = diskReview(workspace);
 });
-afterEach(() => {
-  review.fs.dispose();
-  rmSync(workspace, { recursive: true, force: true });
-});
+afterEach(() => review.fs.dispose());
 
 /** An edit tool call that names `path` before the agent writes `after` (null deletes), then completes. */
 function agentEdits(path: string, after: Uint8Array | null, id = 't1', kind: acp.ToolKind = 'edit'): void {

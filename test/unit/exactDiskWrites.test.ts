@@ -4,30 +4,27 @@
  * and fs/write_text_file records the text the file really holds after the write.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { replaceFileContent } from '../../src/files/fileAccess';
 import type { DocumentStore } from '../../src/files/documents';
+import { sha256 } from '../support/hashes';
 import { editorFsService } from '../support/pathEscapeCases';
 import { diskReview } from '../support/reviewHarness';
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let root: string;
 let workspace: string;
 let outside: string;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-exact-'));
+beforeEachTest((t) => {
+  root = tempWorkspace(t, 'tandem-exact-');
   workspace = join(root, 'workspace');
   outside = join(root, 'outside');
   mkdirSync(workspace);
   mkdirSync(outside);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('replaceFileContent', () => {
   test('bytes land exactly, text as UTF-8, null removes; a file that holds something else is left alone', async () => {

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertLeadsTo, ensureRegularFile, readRegularFile, writeRegularFile, writeTarget } from '../../src/files/fileAccess';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let root: string;
 let workspace: string;
 let outside: string;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-access-'));
+beforeEachTest((t) => {
+  root = tempWorkspace(t, 'tandem-access-');
   workspace = join(root, 'ws');
   outside = join(root, 'outside');
   mkdirSync(join(workspace, 'real'), { recursive: true });
@@ -19,7 +19,6 @@ beforeEach(() => {
   writeFileSync(join(outside, 'secret.txt'), 'top secret\n');
   writeFileSync(join(workspace, 'real', 'a.txt'), 'a\n');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('where an editor write lands (undo and agent writes alike)', () => {
   test('inside paths land on their real file, links inside followed', () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type * as vscode from 'vscode';
 import { FileMemento } from '../../src/vscode/fileMemento';
 import type { Logger } from '../../src/util/logger';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 /** workspaceState as an extension sees it, holding what earlier versions saved there. */
 function legacyState(initial: Record<string, unknown> = {}): vscode.Memento & { values: Map<string, unknown> } {
@@ -31,11 +31,10 @@ function recordingLogger(): Logger & { errors: string[] } {
 describe('workspace records kept as files in the extension\'s storage folder', () => {
   let root: string;
   let folder: string;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'tandem-records-'));
+  beforeEachTest((t) => {
+    root = tempWorkspace(t, 'tandem-records-');
     folder = join(root, 'state');
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   test('a value written is read back by the next window, from its own file, without touching workspaceState', async () => {
     const legacy = legacyState();

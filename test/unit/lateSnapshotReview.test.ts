@@ -4,27 +4,24 @@
  * the file as the turn found it as its base, and Undo gives back exactly those bytes.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import { ReviewWriter } from '../../src/review/reviewWriter';
 import { ThreadModel } from '../../src/thread/threadModel';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
 import { onTurnStart } from '../../src/review/turnStarts';
+import { sha256 } from '../support/hashes';
 import { reviewedFiles } from '../support/reviewHarness';
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let workspace: string;
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-late-snapshot-'));
+beforeEachTest((t) => {
+  workspace = tempWorkspace(t, 'tandem-late-snapshot-');
 });
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 /** A session fs over a real thread, as a conversation gives it; `kill` ends it as a dead agent's end does. */
 function session() {

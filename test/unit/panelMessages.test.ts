@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/contract/messages';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { dispatchMessage, type MessageHandlers, type WebviewMessage, type WebviewMessageType } from '../../src/panel/panelMessages';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { folderScope } from '../../src/workspace/workspaceScope';
 
@@ -46,11 +44,7 @@ function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K
   };
 }
 
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-panel-messages-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-panel-messages-');
 
 describe('webview message dispatch', () => {
   test('each message reaches the handler of its own type, and only that one', async () => {

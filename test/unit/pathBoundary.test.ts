@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { followLinks, resolveAgentPath } from '../../src/files/pathBoundary';
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let root: string;
 let workspace: string;
@@ -12,15 +12,14 @@ let outside: string;
 
 const inside = (path: string) => resolveAgentPath(path, workspace, [workspace]);
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-boundary-'));
+beforeEachTest((t) => {
+  root = tempWorkspace(t, 'tandem-boundary-');
   workspace = join(root, 'ws');
   outside = join(root, 'outside');
   mkdirSync(join(workspace, 'src'), { recursive: true });
   mkdirSync(outside);
   writeFileSync(join(workspace, 'src', 'a.ts'), 'a');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a link whose target is missing', () => {
   test('counts as outside, even when its target would be inside, and its real path is the target', () => {

@@ -4,27 +4,22 @@
  * or a folder on the way became a file (ENOTDIR).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { writeFailureMessage } from '../../src/review/reviewWriter';
+import { sha256 } from '../support/hashes';
 import { diskReview } from '../support/reviewHarness';
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
 let workspace: string;
 let review: ReturnType<typeof diskReview>;
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-undo-fail-'));
+beforeEachTest((t) => {
+  workspace = tempWorkspace(t, 'tandem-undo-fail-');
   review = diskReview(workspace);
 });
-afterEach(() => {
-  review.fs.dispose();
-  rmSync(workspace, { recursive: true, force: true });
-});
+afterEach(() => review.fs.dispose());
 
 /** The agent changes `path` on disk in an edit tool call (null deletes it). */
 function agentWrites(path: string, after: string | Buffer | null, id: string): void {

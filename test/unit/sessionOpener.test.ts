@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { SessionController } from '../../src/conversation/sessionController';
 import type { ThreadEntry } from '../../src/contract/viewModel';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
+import { tempWorkspace } from '../support/sessionBuilders';
 import { folderScope } from '../../src/workspace/workspaceScope';
 
-let workspace: string;
-before(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'tandem-opener-'));
-});
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = tempWorkspace({ after }, 'tandem-opener-');
 
 function newSession(t: { after(fn: () => unknown): void }, frames = new FrameStore()): SessionController {
   const session = new SessionController(scriptedAgentDefinition(), { workspace: () => folderScope(workspace), trusted: true, frames, logger: silentLogger });

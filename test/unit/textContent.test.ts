@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { FsSessionContext } from '../../src/workspace/sessionContext';
 import { decodeText, exactText, looksBinary } from '../../src/files/textContent';
 import { silentLogger } from '../../src/util/logger';
 import { reviewedFiles } from '../support/reviewHarness';
+import { tempWorkspace } from '../support/sessionBuilders';
 
 /** 9,000 bytes of ASCII, then bytes that are not UTF-8 (Latin-1 "é" and a stray 0xFF). */
 const LATE_INVALID = Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0xe9, 0x0a, 0xff, 0x0a])]);
@@ -29,8 +29,7 @@ describe('text content', () => {
   });
 
   test('fs/read_text_file refuses a file with invalid UTF-8 after 8 KB instead of serving U+FFFD', async (t) => {
-    const workspace = mkdtempSync(join(tmpdir(), 'tandem-text-'));
-    t.after(() => rmSync(workspace, { recursive: true, force: true }));
+    const workspace = tempWorkspace(t, 'tandem-text-');
     const path = join(workspace, 'latin1.txt');
     writeFileSync(path, LATE_INVALID);
     const session: FsSessionContext = {

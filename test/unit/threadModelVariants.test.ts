@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -13,6 +12,7 @@ import { turnUsage, usageView } from '../../src/usage/panel/usageView';
 import { parseProjectRules } from '../../src/permissions/projectRules';
 import { findTrigger, matchCommands } from '../../webview/completionMatch';
 import type { ToolCallView } from '../../src/contract/viewModel';
+import { tempWorkspace } from '../support/sessionBuilders';
 
 const chunk = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', text: string): acp.SessionUpdate => ({ sessionUpdate, content: { type: 'text', text } });
 
@@ -143,12 +143,8 @@ describe('permission policy (pure)', () => {
   ];
 
   test('never automatic outside the workspace, through a symlink out of it, or for a file tool without a path', (t) => {
-    const root = mkdtempSync(join(tmpdir(), 'tandem-policy-'));
-    const outside = mkdtempSync(join(tmpdir(), 'tandem-outside-'));
-    t.after(() => {
-      rmSync(root, { recursive: true, force: true });
-      rmSync(outside, { recursive: true, force: true });
-    });
+    const root = tempWorkspace(t, 'tandem-policy-');
+    const outside = tempWorkspace(t, 'tandem-outside-');
     mkdirSync(join(root, 'src'));
     symlinkSync(outside, join(root, 'link'));
     const policy = new PermissionPolicy({ workspaceRoots: () => [root], autoAllowKinds: () => ['read', 'execute'], store: new MemoryGrantStore() });

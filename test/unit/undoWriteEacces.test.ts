@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { chownSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { test } from 'node:test';
+import { tempWorkspace } from '../support/sessionBuilders';
 
 const NOBODY = 65534;
 /** Who the child runs as: anyone but root is refused by a read-only file. */
@@ -39,23 +39,19 @@ const UNDO_UNPRIVILEGED = `
   })();
 `;
 
-test('an undo refused with EACCES keeps the change on disk and pending, and the next Undo all undoes it', () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'tandem-undo-eacces-'));
-  try {
-    if ('uid' in unprivileged) chownSync(workspace, NOBODY, NOBODY);
-    const child = spawnSync(process.execPath, ['-e', UNDO_UNPRIVILEGED, workspace], { ...unprivileged, encoding: 'utf8', env: { ...process.env, HOME: workspace }, timeout: 60_000 });
-    assert.equal(child.status, 0, child.stderr);
-    const { path, afterRefusal, afterRetry } = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
-      path: string;
-      afterRefusal: { reasons: string[]; pending: string[]; disk: string };
-      afterRetry: { failures: number; pending: number; disk: string };
-    };
-    assert.equal(afterRefusal.reasons.length, 1);
-    assert.match(afterRefusal.reasons[0] ?? '', /EACCES/);
-    assert.deepEqual(afterRefusal.pending, [path], 'the agent\'s change is still pending');
-    assert.equal(afterRefusal.disk, 'ONE\ntwo\n', 'and still on disk');
-    assert.deepEqual(afterRetry, { failures: 0, pending: 0, disk: 'one\ntwo\n' });
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
+test('an undo refused with EACCES keeps the change on disk and pending, and the next Undo all undoes it', (t) => {
+  const workspace = tempWorkspace(t, 'tandem-undo-eacces-');
+  if ('uid' in unprivileged) chownSync(workspace, NOBODY, NOBODY);
+  const child = spawnSync(process.execPath, ['-e', UNDO_UNPRIVILEGED, workspace], { ...unprivileged, encoding: 'utf8', env: { ...process.env, HOME: workspace }, timeout: 60_000 });
+  assert.equal(child.status, 0, child.stderr);
+  const { path, afterRefusal, afterRetry } = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
+    path: string;
+    afterRefusal: { reasons: string[]; pending: string[]; disk: string };
+    afterRetry: { failures: number; pending: number; disk: string };
+  };
+  assert.equal(afterRefusal.reasons.length, 1);
+  assert.match(afterRefusal.reasons[0] ?? '', /EACCES/);
+  assert.deepEqual(afterRefusal.pending, [path], 'the agent\'s change is still pending');
+  assert.equal(afterRefusal.disk, 'ONE\ntwo\n', 'and still on disk');
+  assert.deepEqual(afterRetry, { failures: 0, pending: 0, disk: 'one\ntwo\n' });
 });

@@ -5,12 +5,12 @@
  * then hold exactly the expected bytes (compared by sha256). One code-server serves the whole
  * run; each agent turn writes a batch of files.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Frame } from 'playwright-core';
+import { sha256 } from '../../support/hashes';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../../support/code-server';
 import { tsxLoader } from '../../support/scriptedAgentSpec';
 import { launchBrowser, openWorkbench, webviewFrame, type WorkbenchBrowser } from '../../support/workbench';
@@ -41,8 +41,6 @@ async function send(panel: Frame, text: string): Promise<void> {
   await input.fill(text);
   await input.press('Enter');
 }
-
-const sha = (bytes: Buffer | null) => (bytes === null ? 'absent' : createHash('sha256').update(bytes).digest('hex').slice(0, 12));
 
 function readOrNull(path: string): Buffer | null {
   return existsSync(path) ? readFileSync(path) : null;
@@ -91,7 +89,7 @@ async function compareFiles(workspace: string, cases: readonly BufferCase[], mod
   const check = (item: BufferCase) => {
     const want = expectedBytes(item, decisionFor(mode, item));
     const got = readOrNull(join(workspace, item.path));
-    return sha(got) === sha(want) ? undefined : `${label} ${item.path} (${item.name}, ${decisionFor(mode, item)}): sha256 ${sha(got)}, want ${sha(want)}; ${firstDifference(got, want)}`;
+    return sha256(got) === sha256(want) ? undefined : `${label} ${item.path} (${item.name}, ${decisionFor(mode, item)}): sha256 ${sha256(got)}, want ${sha256(want)}; ${firstDifference(got, want)}`;
   };
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline && cases.some((item) => check(item) !== undefined)) await new Promise((resolve) => setTimeout(resolve, 200));

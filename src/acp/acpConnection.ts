@@ -5,7 +5,7 @@ import { agentOutputStream } from './agentOutput';
 import { LineFrames, lineTee, nextConnectionNumber } from './frames';
 import { type FrameListener } from '../wire/frame';
 import { clientCapabilities, clientInfo, type OfferedServices } from './clientCapabilities';
-import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
+import { offered, type ClientPorts, type ElicitationPort, type FsPort, type TerminalPort } from './clientPorts';
 import { LegacyModelsReader, type LegacyModels } from './legacyModels';
 import { UpdateFastPath } from './updateFastPath';
 
@@ -55,12 +55,6 @@ export function describeConnectionFailure(agentName: string, failure: Connection
     case 'ended':
       return `${agentName} stopped answering: its connection ended${failure.detail ? ` (${failure.detail})` : ''}; Tandem stopped it.`;
   }
-}
-
-function offered<T>(port: T | null, method: string): T {
-  // Reached only if an agent calls what was not advertised.
-  if (!port) throw acp.RequestError.methodNotFound(method);
-  return port;
 }
 
 /**

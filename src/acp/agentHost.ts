@@ -4,7 +4,7 @@ import { AcpConnection } from './acpConnection';
 import { AgentProcess } from './agentProcess';
 import { type AgentLaunch } from './agentChannel';
 import type { AgentChannel, AgentStarter } from './agentChannel';
-import type { ClientPorts, ElicitationPort, FsPort, TerminalPort } from './clientPorts';
+import { offered, type ClientPorts, type ElicitationPort, type FsPort, type TerminalPort } from './clientPorts';
 import type { FrameListener } from '../wire/frame';
 import type { Logger } from '../util/logger';
 
@@ -84,21 +84,21 @@ export class AgentHost {
 
   private router(offers: HostOffers): ClientPorts {
     const fs: FsPort = {
-      readTextFile: (params, signal) => this.service(this.owner(params.sessionId).fs, 'fs').readTextFile(params, signal),
-      writeTextFile: (params, signal) => this.service(this.owner(params.sessionId).fs, 'fs').writeTextFile(params, signal),
+      readTextFile: (params, signal) => offered(this.owner(params.sessionId).fs, 'fs').readTextFile(params, signal),
+      writeTextFile: (params, signal) => offered(this.owner(params.sessionId).fs, 'fs').writeTextFile(params, signal),
     };
     const terminals: TerminalPort = {
-      create: (params, signal) => this.service(this.owner(params.sessionId).terminals, 'terminal').create(params, signal),
-      output: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').output(params),
-      waitForExit: (params, signal) => this.service(this.owner(params.sessionId).terminals, 'terminal').waitForExit(params, signal),
-      kill: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').kill(params),
-      release: (params) => this.service(this.owner(params.sessionId).terminals, 'terminal').release(params),
+      create: (params, signal) => offered(this.owner(params.sessionId).terminals, 'terminal').create(params, signal),
+      output: (params) => offered(this.owner(params.sessionId).terminals, 'terminal').output(params),
+      waitForExit: (params, signal) => offered(this.owner(params.sessionId).terminals, 'terminal').waitForExit(params, signal),
+      kill: (params) => offered(this.owner(params.sessionId).terminals, 'terminal').kill(params),
+      release: (params) => offered(this.owner(params.sessionId).terminals, 'terminal').release(params),
     };
     const elicitation: ElicitationPort = {
       create: (params, signal) => {
         const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : null;
         const ports = sessionId ? this.owner(sessionId) : [...this.sessions].at(-1)?.ports;
-        return this.service(ports?.elicitation ?? null, 'elicitation').create(params, signal);
+        return offered(ports?.elicitation ?? null, 'elicitation').create(params, signal);
       },
       complete: (params) => {
         for (const session of this.sessions) session.ports.elicitation?.complete(params);
@@ -111,11 +111,6 @@ export class AgentHost {
       terminals: offers.terminals ? terminals : null,
       elicitation,
     };
-  }
-
-  private service<T>(port: T | null | undefined, name: string): T {
-    if (!port) throw sdk.RequestError.methodNotFound(name);
-    return port;
   }
 }
 

@@ -1,4 +1,4 @@
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 
 /** Serves `fs/*` for one session: the editor's buffers first, then the disk. */
 export interface FsPort {
@@ -32,4 +32,13 @@ export interface ClientPorts {
 export interface ElicitationPort {
   create(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
   complete(params: acp.CompleteElicitationNotification): void;
+}
+
+/**
+ * The port that serves `method`, or the "method not found" an agent gets for calling what this
+ * client does not offer (not advertised, or not offered to that session): the one guard for both.
+ */
+export function offered<T>(port: T | null | undefined, method: string): T {
+  if (!port) throw acp.RequestError.methodNotFound(method);
+  return port;
 }

@@ -251,7 +251,8 @@ function checkProbe(configFile: string, probeFile: string, source: string, withP
   return { program, errors };
 }
 
-const programFiles = (program: ts.Program) => program.getSourceFiles().map((file) => relative(repoRoot, file.fileName)).filter((file) => !file.startsWith('node_modules'));
+// Lib and package files, also when node_modules is a link to another checkout's (a git worktree's).
+const programFiles = (program: ts.Program) => program.getSourceFiles().map((file) => relative(repoRoot, file.fileName)).filter((file) => !file.split('/').includes('node_modules'));
 
 function sourcesUnder(folder: string): string[] {
   return readdirSync(join(repoRoot, folder), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(folder, file));

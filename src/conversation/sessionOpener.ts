@@ -26,7 +26,7 @@ import { scopeCwd, type WorkspaceScope } from '../workspace/workspaceScope';
 import { quirksOf } from '../acp/agentQuirks';
 import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { isAuthRequired } from './signIn';
-import { SETTINGS } from '../contract/ids';
+import { SETTINGS } from '../util/ids';
 
 /** The conversation's own answers on the connection; the opener adds the files and commands of its workspace. */
 export type ConversationPorts = Pick<ClientPorts, 'sessionUpdate' | 'requestPermission' | 'elicitation'>;

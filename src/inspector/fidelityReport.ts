@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Frame } from '../wire/frame';
 import { redactJson } from '../redaction/redact';
 import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
-import { toolKinds } from '../contract/toolKinds';
+import { toolKinds } from '../acp/toolKinds';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity } from './agentIdentity';

@@ -8,7 +8,7 @@ import type { ConversationView, MentionView } from '../../src/contract/conversat
 import type { ChatPresenter, EditorActions } from '../../src/panel/chatPresenter';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { readProjectRules } from '../../src/permissions/projectRules';
-import type { ToolKindView } from '../../src/contract/toolKinds';
+import type { ToolKindView } from '../../src/acp/toolKinds';
 import { onTestEnd, scriptedPresenter, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../../src/contract/viewModel';
-import type { ToolKindView } from '../../src/contract/toolKinds';
+import type { ToolKindView } from '../../src/acp/toolKinds';
 import { executionControlReason, hasShellExpansion } from '../../src/files/executionControlFiles';
 import { PermissionBroker } from '../../src/permissions/permissionBroker';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';

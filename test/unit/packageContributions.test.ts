@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
 import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/util/ids';
-import { toolKinds } from '../../src/contract/toolKinds';
+import { toolKinds } from '../../src/acp/toolKinds';
 
 interface Manifest {
   contributes: {

@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { ConnectionView, StopReasonView, TurnView } from '../contract/viewModel';
+import type { ConnectionView, TurnView } from '../contract/viewModel';
+import type { StopReasonView } from '../thread/entries';
 import { ThreadModel } from '../thread/threadModel';
 import { Emitter } from '../util/emitter';
 import { taggedLogger, type Logger } from '../util/logger';

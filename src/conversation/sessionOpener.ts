@@ -12,7 +12,7 @@ import { withheldServersNotice } from '../permissions/mcpConsent';
 import { projectHooksNotice, readProjectHooks } from '../permissions/projectHooks';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
-import type { ThreadEntry } from '../contract/viewModel';
+import type { ThreadEntry } from '../thread/entries';
 import { DisposableStore } from '../util/disposable';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';

@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
-import type { ToolCallView } from '../contract/viewModel';
+import type { ToolCallView } from '../thread/entries';
 import type { ToolKindView } from '../acp/toolKinds';
 import { Emitter } from '../util/emitter';
 import { executionControlReason, hasShellExpansion } from '../files/executionControlFiles';

@@ -4,7 +4,7 @@ import { compactionText, rateLimitText } from '../../src/contract/agentExtrasVie
 import { subagentSummary, subagentSummaryText } from '../../src/contract/subagentSummary';
 import { formatTokens } from '../../src/contract/usageText';
 import type { PromptQueueView } from '../../src/contract/conversationView';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import type { ConversationView } from '../../src/contract/conversationView';
 import { scriptedEnvironment, scriptedPresenter, scriptedSession } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';

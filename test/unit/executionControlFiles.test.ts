@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ToolCallView } from '../../src/contract/viewModel';
+import type { ToolCallView } from '../../src/thread/entries';
 import type { ToolKindView } from '../../src/acp/toolKinds';
 import { executionControlReason, hasShellExpansion } from '../../src/files/executionControlFiles';
 import { PermissionBroker } from '../../src/permissions/permissionBroker';

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { TerminalSnapshotView } from '../../src/contract/terminalView';
-import type { ThreadEntry, ToolCallView } from '../../src/contract/viewModel';
+import type { ThreadEntry, ToolCallView } from '../../src/thread/entries';
 import { readRecording } from '../../src/inspector/recording';
 import { RecordingReplay } from '../../src/replay/panel/recordingReplay';
 import { REPLAY_NOTICE } from '../../src/replay/panel/replayTab';

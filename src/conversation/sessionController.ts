@@ -10,7 +10,7 @@ import { errorMessage } from '../redaction/redactedLog';
 import type { Disposable } from '../util/disposable';
 import { PermissionBroker } from '../permissions/permissionBroker';
 import { ElicitationBroker } from '../elicitation/elicitationBroker';
-import type { ElicitationAction } from '../contract/elicitationView';
+import type { ElicitationAction } from '../elicitation/elicitationActions';
 import type { HistoryCapabilities, OpenedSession, OpenTarget } from './sessionOpening';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { SessionEnvironment } from './sessionEnvironment';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { HostToWebview } from '../../src/contract/messages';
-import type { TerminalSnapshotView } from '../../src/contract/terminalView';
+import type { TerminalSnapshotView } from '../../src/terminals/terminalStates';
 import type { ThreadEntry, ToolCallView } from '../../src/thread/entries';
 import { readRecording } from '../../src/inspector/recording';
 import { RecordingReplay } from '../../src/replay/panel/recordingReplay';

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
+import type { PermissionGrantView, PermissionsView, ProjectRulesView } from './grants';
 import type { ToolCallView } from '../thread/entries';
 import type { ToolKindView } from '../acp/toolKinds';
 import { Emitter } from '../util/emitter';

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { ConnectionView, TurnView } from '../contract/viewModel';
+import type { ConnectionView, TurnView } from './connection';
 import type { StopReasonView } from '../thread/entries';
 import { ThreadModel } from '../thread/threadModel';
 import { Emitter } from '../util/emitter';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { compactionText, rateLimitText } from '../../src/contract/agentExtrasView';
 import { subagentSummary, subagentSummaryText } from '../../src/contract/subagentSummary';
 import { formatTokens } from '../../src/contract/usageText';
-import type { PromptQueueView } from '../../src/contract/conversationView';
+import type { PromptQueueView } from '../../src/conversation/queuedPrompts';
 import type { ThreadEntry } from '../../src/thread/entries';
 import type { ConversationView } from '../../src/contract/conversationView';
 import { scriptedEnvironment, scriptedPresenter, scriptedSession } from '../support/sessionBuilders';

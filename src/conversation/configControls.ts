@@ -1,0 +1,3 @@
+// What the cores import of this family. Its definitions move here from src/contract once the contract
+// sits above the cores in eslint.config.mjs; until then this file passes them on.
+export type { ConfigSourceView, ConfigChoiceView, ConfigControlView } from '../contract/conversationView';

@@ -1,3 +1,3 @@
-// What the cores import of this family. Its definitions move here from src/contract once the contract
-// sits above the cores in eslint.config.mjs; until then this file passes them on.
-export { elicitationActions, type ElicitationAction } from '../contract/elicitationView';
+/** How the user answers an elicitation (src/contract publishes the list, which checks the webview's answers). */
+export const elicitationActions = ['accept', 'decline', 'cancel'] as const;
+export type ElicitationAction = (typeof elicitationActions)[number];

@@ -1,3 +1,2 @@
-// What the cores import of this family. Its definitions move here from src/contract once the contract
-// sits above the cores in eslint.config.mjs; until then this file passes them on.
-export type { RpcKindView } from '../contract/inspectorView';
+/** What one line of the traffic is, as JSON-RPC 2.0 sees it (src/contract publishes it to the inspector's page). */
+export type RpcKindView = 'request' | 'notification' | 'result' | 'error' | 'malformed';

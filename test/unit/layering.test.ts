@@ -30,8 +30,8 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
 
 /** The order of units, lowest first: each may import only the units before it (the table the lint config must implement). */
 const CORE = [
-  'util', 'contract', 'wire', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'review',
-  'checkpoints', 'permissions', 'elicitation', 'terminals', 'workspace', 'inspector', 'replay', 'conversation',
+  'util', 'wire', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'review',
+  'checkpoints', 'permissions', 'elicitation', 'terminals', 'workspace', 'inspector', 'replay', 'conversation', 'contract',
 ].map((folder) => `src/${folder}`);
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 const VSCODE = [
@@ -128,6 +128,16 @@ describe('layer rules in eslint.config.mjs', () => {
         assert.ok((await ruleIds(file, source)).includes('no-restricted-syntax'), `${file}: ${source}`);
       }
     }
+  });
+
+  test('no core imports the contract, which publishes the cores\' types from above them; the panels and adapters do', async () => {
+    for (const unit of CORE.filter((core) => core !== 'src/contract')) {
+      assert.deepEqual(await refused(`${unit}/probe.ts`, ['../contract/x']), ['../contract/x'], unit);
+    }
+    assert.deepEqual(await refused('src/thread/probe.ts', ['../contract/viewModel', './entries', '../acp/toolKinds']), ['../contract/viewModel']);
+    assert.deepEqual(await refused('src/contract/probe.ts', ['../thread/entries', '../conversation/connection', '../acp/toolKinds', '../util/ids']), []);
+    assert.deepEqual(await refused('src/panel/probe.ts', ['../contract/viewModel']), []);
+    assert.deepEqual(await refused('src/review/vscode/probe.ts', ['../../contract/reviewView']), []);
   });
 
   test('a file nested deeper than the generated rules reach may not import upward at all', async () => {

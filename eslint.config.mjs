@@ -9,11 +9,12 @@ import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-// Features' pure cores, lowest first: no VS Code API.
+// Features' pure cores, lowest first: no VS Code API. The contract comes last: it publishes to the
+// webview what the cores own (re-exporting their types), so no core imports it.
 const CORE = [
-  'src/util', 'src/contract', 'src/wire', 'src/redaction', 'src/acp', 'src/agents', 'src/registry', 'src/usage', 'src/thread',
+  'src/util', 'src/wire', 'src/redaction', 'src/acp', 'src/agents', 'src/registry', 'src/usage', 'src/thread',
   'src/files', 'src/review', 'src/checkpoints', 'src/permissions', 'src/elicitation', 'src/terminals', 'src/workspace',
-  'src/inspector', 'src/replay', 'src/conversation',
+  'src/inspector', 'src/replay', 'src/conversation', 'src/contract',
 ];
 // The panels' host side: no VS Code API either, so it runs under unit tests as it runs in the editor.
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];

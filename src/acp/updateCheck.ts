@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { toolKinds } from '../contract/toolKinds';
+import { toolKinds } from './toolKinds';
 
 /**
  * A discriminated check for the `session/update` shapes agents send on every token, so those

@@ -1,5 +1,5 @@
 import { stringArray, stringRecord } from '../util/untrustedJson';
-import { SETTINGS } from '../contract/ids';
+import { SETTINGS } from '../util/ids';
 
 /**
  * Agent servers as users configure them in `tandem.agents`, shaped like Zed's `agent_servers`

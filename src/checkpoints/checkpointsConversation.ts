@@ -5,7 +5,7 @@
  * new session, told what the user had asked before that point. Either way the thread says, word
  * for word, what the agent is told with the next message.
  */
-import type { ThreadEntry } from '../contract/viewModel';
+import type { ThreadEntry } from '../thread/entries';
 import { editorNote } from '../review/editorNote';
 
 export interface ConversationRestoreInput {

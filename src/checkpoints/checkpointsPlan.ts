@@ -6,7 +6,7 @@
  * copy was kept, the copy is gone, a folder is in their place) are named with the reason.
  */
 import { exactText } from '../files/textContent';
-import type { RestoreFileAction, RestoreFileView } from '../contract/checkpointView';
+import type { RestoreFileAction, RestoreFileView } from './restoreFiles';
 import type { Captured, CheckpointStore } from './checkpoints';
 import { sha256 } from './checkpointsIndex';
 import { diffLineArrays } from '../review/lineDiff';

@@ -1,38 +1,15 @@
 /**
  * What agents add on top of ACP, as the panel shows it: steering a message into a running
  * turn, context compactions and plan rate limits (a subagent's work is in subagentSummary.ts).
- * Plain data shared by the host and the webview.
+ * The shapes are the cores' (steering and compactions are thread entries', plan limits usage's);
+ * here are the words the panel and the status bar show for them.
  */
 
-/**
- * What the agent answered when a message was steered into its running turn (the de-facto
- * `_session/steering` extension): taken into the turn, or run as a turn of its own.
- */
-export type SteerOutcomeView = 'injected' | 'startedNewTurn';
+import type { CompactionView } from '../thread/entries';
+import type { RateLimitView } from '../usage/rateLimits';
 
-export type CompactionStatusView = 'in_progress' | 'completed' | 'failed' | 'cancelled';
-
-/** One context compaction (`compaction_update` / `compaction_summary_chunk`), addressed by the agent's id. */
-export interface CompactionView {
-  compactionId: string;
-  status: CompactionStatusView;
-  /** Tokens in context before and after, when known (the agent's own figures, else the usage around it). */
-  tokensBefore: number | null;
-  tokensAfter: number | null;
-  summary: string;
-  error: string | null;
-}
-
-/** One plan limit the agent reported (Claude's `usage_update._meta["_claude/rateLimit"]`). */
-export interface RateLimitView {
-  /** The agent's name for the window: `five_hour`, `seven_day`, ... */
-  window: string;
-  status: 'allowed' | 'allowed_warning' | 'rejected';
-  /** Share of the limit used, 0-100, when reported. */
-  percent: number | null;
-  /** When the window resets, ms since the epoch, when reported. */
-  resetsAt: number | null;
-}
+export type { SteerOutcomeView, CompactionStatusView, CompactionView } from '../thread/entries';
+export type { RateLimitView } from '../usage/rateLimits';
 
 const windowLabels: Record<string, string> = {
   five_hour: '5-hour limit',

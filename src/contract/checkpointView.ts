@@ -3,6 +3,9 @@
  * conversation) can go back to. Plain data shared by the host and the webview.
  */
 import { z } from 'zod';
+import type { RestoreFileView } from '../checkpoints/restoreFiles';
+
+export type { RestoreFileAction, RestoreFileView } from '../checkpoints/restoreFiles';
 
 /** What a restore brings back: the files, the conversation (in a new tab), or both. */
 export const restoreScopes = ['code', 'conversation', 'both'] as const;
@@ -26,24 +29,6 @@ export interface CheckpointsView {
 }
 
 export const emptyCheckpoints: CheckpointsView = { messages: [], redo: null };
-
-/** 'restore': the file goes back to earlier content; 'create': it was deleted since; 'delete': it was created since. */
-export type RestoreFileAction = 'restore' | 'create' | 'delete';
-
-export interface RestoreFileView {
-  path: string;
-  /** Relative to the workspace, for display. */
-  label: string;
-  action: RestoreFileAction;
-  /** Lines the restore adds and removes (0 and 0 for content that is not text). */
-  added: number;
-  removed: number;
-  binary: boolean;
-  /** Why the file may hold the user's own work (a hand edit, unsaved text); null when it holds only what Tandem saw. */
-  handEdit: string | null;
-  /** Anything else worth knowing before the restore (a folder it creates again). */
-  note: string | null;
-}
 
 export interface CheckpointPreviewView {
   previewId: string;

@@ -1,36 +1,18 @@
 /**
  * The conversation's controls as the panel shows them: config pickers, the usage meter, slash
  * commands, what the prompt may carry, and Tandem's own permission policy. Plain data shared by
- * the host and the webview.
+ * the host and the webview; the pickers, the prompt's parts and queue, and the policy are the
+ * cores' (src/conversation, src/permissions), which the contract publishes.
  */
-import type { ToolKindView } from './toolKinds';
-import type { RateLimitView } from './agentExtrasView';
+import type { ConfigControlView } from '../conversation/configControls';
+import type { PermissionsView } from '../permissions/grants';
+import type { RateLimitView } from '../usage/rateLimits';
 
-/** Where a picker's value goes: `session/set_config_option`, legacy `session/set_mode` or `session/set_model`. */
-export type ConfigSourceView = 'config' | 'mode' | 'model';
-
-export interface ConfigChoiceView {
-  value: string;
-  name: string;
-  description: string | null;
-  /** Heading of the group the choice belongs to, for grouped selects. */
-  group: string | null;
-}
-
-interface ConfigControlBase {
-  id: string;
-  name: string;
-  description: string | null;
-  /** The agent's category (`mode`, `model`, `thought_level`, ...): it decides the picker's place. */
-  category: string | null;
-  source: ConfigSourceView;
-  /** A change was sent and the agent has not answered yet (the value shown is the optimistic one). */
-  pending: boolean;
-}
-
-export type ConfigControlView =
-  | (ConfigControlBase & { kind: 'select'; currentValue: string; choices: ConfigChoiceView[] })
-  | (ConfigControlBase & { kind: 'boolean'; currentValue: boolean });
+export type { ConfigSourceView, ConfigChoiceView, ConfigControlView } from '../conversation/configControls';
+export {
+  mentionKinds, promptImageTypes, type MentionKind, type MentionView, type PromptImageView, type QueuedPromptView, type PromptQueueView,
+} from '../conversation/queuedPrompts';
+export type { PermissionGrantView, ProjectRulesView, PermissionsView } from '../permissions/grants';
 
 export type UsageLevelView = 'normal' | 'warning' | 'full';
 
@@ -66,77 +48,7 @@ export const emptyConversation: ConversationView = {
   controls: [], usage: null, commands: [], prompt: { image: false, embeddedContext: false }, followAgent: false,
 };
 
-export const mentionKinds = ['file', 'folder', 'selection'] as const;
-export type MentionKind = (typeof mentionKinds)[number];
-
-/** Something `@` can attach to a prompt. */
-export interface MentionView {
-  kind: MentionKind;
-  /** What the composer shows after `@`. */
-  label: string;
-  /** Absolute path. */
-  path: string;
-  /** Relative path or the selection's lines, for the completion list. */
-  detail: string;
-  /** 1-based lines of a selection. */
-  startLine: number | null;
-  endLine: number | null;
-  /** The file is open in an editor (shown first). */
-  open: boolean;
-}
-
-export const promptImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-
-export interface PromptImageView {
-  mimeType: (typeof promptImageTypes)[number];
-  /** Base64 without the data: prefix. */
-  data: string;
-}
-
-/** A message typed while a turn ran; the host sends it when the agent is done, panel shown or not. */
-export interface QueuedPromptView {
-  id: string;
-  text: string;
-  mentions: MentionView[];
-  images: PromptImageView[];
-}
-
-export interface PromptQueueView {
-  items: QueuedPromptView[];
-  /** The user stopped the agent (or it stopped working): nothing goes out until they send again or pick Send now. */
-  paused: boolean;
-  /** A turn runs and the agent takes messages into it (`_session/steering`): each queued one can be steered. */
-  steerable?: boolean;
-}
-
 export const queueActions = ['edit', 'remove', 'sendNow', 'steer'] as const;
 export type QueueAction = (typeof queueActions)[number];
-
-/** A permission Tandem answers by itself for one agent in this workspace, because the user said "always". */
-export interface PermissionGrantView {
-  id: string;
-  agentId: string;
-  toolKind: ToolKindView;
-  /** The command for execute grants; '' for file tools (any path inside the workspace). */
-  subject: string;
-  description: string;
-  createdAt: number;
-}
-
-/** "Always allow" rules an agent stored inside the project itself (e.g. Claude Code's settings.local.json). */
-export interface ProjectRulesView {
-  path: string;
-  label: string;
-  allow: string[];
-  deny: string[];
-}
-
-export interface PermissionsView {
-  agentId: string;
-  /** Tool kinds answered "allow" without asking, for paths inside the workspace only. */
-  autoAllowKinds: ToolKindView[];
-  grants: PermissionGrantView[];
-  projectRules: ProjectRulesView[];
-}
 
 export const emptyPermissions: PermissionsView = { agentId: '', autoAllowKinds: [], grants: [], projectRules: [] };

@@ -1,7 +1,3 @@
-// The bounds of review feedback, without the schemas that check them: the webview needs the numbers,
-// and importing the schemas would put zod in its bundle.
-
-/** Longest comment on a hunk the panel takes (the agent gets it whole). */
-export const MAX_COMMENT_CHARS = 4000;
-/** Comments one message can carry: each brings its hunk's text along, so the context stays bounded. */
-export const MAX_COMMENTS_PER_MESSAGE = 30;
+// The bounds of review feedback (src/review/comments/commentLimits.ts) without the schemas that check
+// them: the webview needs the numbers, and importing the schemas would put zod in its bundle.
+export { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_MESSAGE } from '../review/comments/commentLimits';

@@ -3,7 +3,7 @@ import type { AgentDefinition } from '../agents/agentConfig';
 import type { ThreadModel } from '../thread/threadModel';
 import { errorMessage } from '../redaction/redactedLog';
 import type { OpenedSession } from './sessionOpening';
-import { SETTINGS } from '../contract/ids';
+import { SETTINGS } from '../util/ids';
 
 /** The mode and config options from tandem.agents, applied once a new session is open. */
 export async function applyAgentDefaults(connection: AcpConnection, session: OpenedSession, agent: AgentDefinition, thread: ThreadModel): Promise<void> {

@@ -1,7 +1,7 @@
 import { describeConnectionFailure, sentByAgent, type ConnectionFailure } from '../acp/acpConnection';
 import { AgentExitedError, describeExit, exitedSoon } from '../acp/agentExit';
 import type { AgentExit } from '../acp/agentChannel';
-import type { StartupStage } from '../contract/startupView';
+import type { StartupStage } from './startup';
 import type { Disposable } from '../util/disposable';
 import { errorMessage } from '../redaction/redactedLog';
 import type { ConnectionState } from './connectionState';

@@ -1,4 +1,4 @@
-import type { ConnectionView } from '../contract/viewModel';
+import type { ConnectionView } from './connection';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 

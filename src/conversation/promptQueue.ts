@@ -1,4 +1,4 @@
-import type { MentionView, PromptImageView, PromptQueueView, QueuedPromptView } from '../contract/conversationView';
+import type { MentionView, PromptImageView, PromptQueueView, QueuedPromptView } from './queuedPrompts';
 import { Emitter } from '../util/emitter';
 import type { Disposable } from '../util/disposable';
 

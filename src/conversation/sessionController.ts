@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { ConnectionView, StopReasonView, TurnView } from '../contract/viewModel';
+import type { ConnectionView, TurnView } from './connection';
+import type { StopReasonView } from '../thread/entries';
 import { ThreadModel } from '../thread/threadModel';
 import { Emitter } from '../util/emitter';
 import { taggedLogger, type Logger } from '../util/logger';
@@ -9,7 +10,7 @@ import { errorMessage } from '../redaction/redactedLog';
 import type { Disposable } from '../util/disposable';
 import { PermissionBroker } from '../permissions/permissionBroker';
 import { ElicitationBroker } from '../elicitation/elicitationBroker';
-import type { ElicitationAction } from '../contract/elicitationView';
+import type { ElicitationAction } from '../elicitation/elicitationActions';
 import type { HistoryCapabilities, OpenedSession, OpenTarget } from './sessionOpening';
 import { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { SessionEnvironment } from './sessionEnvironment';

@@ -6,7 +6,7 @@ import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { ApiKeyStore, SignInRunner } from './signIn';
 import type { AgentHostPool } from '../acp/agentHost';
 import type { AgentStarter } from '../acp/agentChannel';
-import type { StartupStage } from '../contract/startupView';
+import type { StartupStage } from './startup';
 import type { AgentPriority } from '../util/processPriority';
 import type { WorkspaceScope } from '../workspace/workspaceScope';
 

@@ -12,7 +12,7 @@ import { withheldServersNotice } from '../permissions/mcpConsent';
 import { projectHooksNotice, readProjectHooks } from '../permissions/projectHooks';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
-import type { ThreadEntry } from '../contract/viewModel';
+import type { ThreadEntry } from '../thread/entries';
 import { DisposableStore } from '../util/disposable';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';
@@ -26,7 +26,7 @@ import { scopeCwd, type WorkspaceScope } from '../workspace/workspaceScope';
 import { quirksOf } from '../acp/agentQuirks';
 import { historyCapabilities, noteContinuation, openSession, resolveContinue, type OpenedSession, type OpenTarget } from './sessionOpening';
 import { isAuthRequired } from './signIn';
-import { SETTINGS } from '../contract/ids';
+import { SETTINGS } from '../util/ids';
 
 /** The conversation's own answers on the connection; the opener adds the files and commands of its workspace. */
 export type ConversationPorts = Pick<ClientPorts, 'sessionUpdate' | 'requestPermission' | 'elicitation'>;

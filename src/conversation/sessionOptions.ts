@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ConfigChoiceView, ConfigControlView } from '../contract/conversationView';
+import type { ConfigChoiceView, ConfigControlView } from './configControls';
 import type { SessionFacts, SessionFactsOwner } from '../thread/threadModel';
 import type { LegacyModels } from '../acp/legacyModels';
 

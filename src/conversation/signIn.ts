@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { SignInMethodView } from '../contract/terminalView';
+import type { SignInMethodView } from './connection';
 import { isRecord, stringRecord } from '../util/untrustedJson';
 
 /** ACP's "authentication required" error code. */

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
-import type { ConnectionPhase, ConnectionView } from '../contract/viewModel';
+import type { ConnectionPhase, ConnectionView } from './connection';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';
 import type { SessionEnvironment } from './sessionEnvironment';

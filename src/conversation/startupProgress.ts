@@ -1,4 +1,4 @@
-import { startupStageLabels, startupStages, type StageStateView, type StartupStage, type StartupView } from '../contract/startupView';
+import { startupStageLabels, startupStages, type StageStateView, type StartupStage, type StartupView } from './startup';
 import type { Disposable } from '../util/disposable';
 import { redactSecrets } from '../redaction/secrets';
 import { describeExit } from '../acp/agentExit';

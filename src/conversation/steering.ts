@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/acpConnection';
-import type { SteerOutcomeView } from '../contract/agentExtrasView';
+import type { SteerOutcomeView } from '../thread/entries';
 import type { ThreadModel } from '../thread/threadModel';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';

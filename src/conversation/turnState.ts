@@ -1,4 +1,5 @@
-import type { StopReasonView, TurnView } from '../contract/viewModel';
+import type { TurnView } from './connection';
+import type { StopReasonView } from '../thread/entries';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/logger';

@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ElicitationAction, ElicitationView } from '../contract/elicitationView';
+import type { ElicitationAction } from './elicitationActions';
+import type { ElicitationView } from '../thread/elicitationForm';
 import type { ThreadModel } from '../thread/threadModel';
 import { formFields, validateAnswer, withEntered } from './elicitationSchema';
 

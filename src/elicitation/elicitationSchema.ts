@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../contract/elicitationView';
+import type { ChoiceView, ElicitationFieldView, ElicitationValue } from '../thread/elicitationForm';
 import { assertNever } from '../util/assertNever';
 
 type PropertySchema = acp.ElicitationPropertySchema & Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Frame } from '../wire/frame';
 import { redactJson } from '../redaction/redact';
-import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
-import { toolKinds } from '../contract/toolKinds';
+import type { PermissionGrantView, ProjectRulesView } from '../permissions/grants';
+import { toolKinds } from '../acp/toolKinds';
 import type { ChangeOrigin } from '../review/types';
 import { isRecord } from '../util/untrustedJson';
 import { agentIdentity } from './agentIdentity';

@@ -1,4 +1,4 @@
-import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
+import type { PermissionGrantView, ProjectRulesView } from '../permissions/grants';
 import type { AgentIdentity } from './agentIdentity';
 import type { FrameMarkKind } from './frameIndex';
 import type { Outcomes } from './trafficFacts';

@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Frame, FrameDirection } from '../wire/frame';
-import type { FrameMarkKindView } from '../contract/inspectorView';
+import type { FrameMarkKindView } from './frameRows';
 import { parseFrameText } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
 import { rpcMessage, type RpcKind, type RpcMessage } from '../wire/rpcMessage';

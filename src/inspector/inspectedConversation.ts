@@ -1,4 +1,4 @@
-import type { PermissionGrantView, ProjectRulesView } from '../contract/conversationView';
+import type { PermissionGrantView, ProjectRulesView } from '../permissions/grants';
 import type { LedgerFile } from './fidelityReport';
 
 /** What the inspector, the report and recordings need of one conversation, beyond the window's frames. */

@@ -1,6 +1,6 @@
 import type { Frame } from '../wire/frame';
 import { parseFrameText } from '../redaction/redact';
-import type { ConnectionView, FrameFilterView, FrameRowView } from '../contract/inspectorView';
+import type { ConnectionView, FrameFilterView, FrameRowView } from './frameRows';
 import { redactSecrets } from '../redaction/secrets';
 import { deliveryMarks } from './deliveryCheck';
 import { filterFrames, NO_FILTER } from './frameFilter';

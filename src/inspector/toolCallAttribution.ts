@@ -1,4 +1,4 @@
-import { fileChangingKinds } from '../contract/toolKinds';
+import { fileChangingKinds } from '../acp/toolKinds';
 import { isRecord } from '../util/untrustedJson';
 
 interface ToolState {

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ThreadModel } from '../thread/threadModel';
 import { mergeToolCall, newToolCallView, toPermissionOptions } from '../thread/toolCallMapping';
-import type { ToolCallView } from '../contract/viewModel';
+import type { ToolCallView } from '../thread/entries';
 import { Emitter } from '../util/emitter';
 import type { AgentPermissionPolicy } from './permissionPolicy';
 

@@ -1,8 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { PermissionGrantView, PermissionsView, ProjectRulesView } from '../contract/conversationView';
-import type { ToolCallView } from '../contract/viewModel';
-import type { ToolKindView } from '../contract/toolKinds';
+import type { PermissionGrantView, PermissionsView, ProjectRulesView } from './grants';
+import type { ToolCallView } from '../thread/entries';
+import type { ToolKindView } from '../acp/toolKinds';
 import { Emitter } from '../util/emitter';
 import { executionControlReason, hasShellExpansion } from '../files/executionControlFiles';
 import { resolveAgentPath } from '../files/pathBoundary';

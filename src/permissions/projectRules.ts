@@ -1,4 +1,4 @@
-import type { ProjectRulesView } from '../contract/conversationView';
+import type { ProjectRulesView } from './grants';
 import { stringArray } from '../util/untrustedJson';
 import { parseSettingsObject, readProjectSettingsFiles, type ProjectSettingsFile } from './projectSettingsFiles';
 

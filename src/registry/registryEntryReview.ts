@@ -1,6 +1,6 @@
 import type { AgentServerSettings } from '../agents/agentConfig';
 import type { RegistryAgent } from './registry';
-import { SETTINGS } from '../contract/ids';
+import { SETTINGS } from '../util/ids';
 
 /**
  * What the user is shown before a registry agent joins `tandem.agents`. A registry listing is

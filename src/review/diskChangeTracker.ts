@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger';
 import { readDiskNow, sameContent, type DiskContent, type Kept } from './diskSnapshot';
 import { resolveAgentPath } from '../files/pathBoundary';
 import { WorkspaceBaseline } from './workspaceBaseline';
-import { fileChangingKinds, type ToolKindView } from '../contract/toolKinds';
+import { fileChangingKinds, type ToolKindView } from '../acp/toolKinds';
 
 export { MAX_KEPT_FILE_BYTES } from './diskSnapshot';
 

@@ -1,4 +1,4 @@
-import type { ReviewRequest, ReviewView } from '../contract/reviewView';
+import type { ReviewRequest, ReviewView } from './pendingChanges';
 import type { Disposable } from '../util/disposable';
 import type { FeedbackStore } from './comments/reviewFeedbackState';
 

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ThreadDelta } from '../contract/viewModel';
+import type { ThreadDelta } from '../thread/entries';
 import { DisposableStore, type Disposable } from '../util/disposable';
 
 type Listen<T> = (listener: (value: T) => void) => Disposable;

@@ -1,4 +1,4 @@
-import type { TerminalOutputView } from '../contract/terminalView';
+import type { TerminalOutputView } from './terminalStates';
 import { BoundedText } from './boundedText';
 
 /**

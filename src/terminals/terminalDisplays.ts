@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { TerminalOriginView, TerminalSnapshotView, TerminalStateView } from '../contract/terminalView';
+import type { TerminalOriginView, TerminalSnapshotView, TerminalStateView } from './terminalStates';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { BoundedText } from './boundedText';

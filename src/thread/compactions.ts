@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { CompactionStatusView, CompactionView } from '../contract/agentExtrasView';
+import type { CompactionStatusView, CompactionView } from './entries';
 import { compactionTokensOf } from './agentMeta';
 import { contentBlockText } from './toolCallMapping';
 

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { RateLimitView } from '../contract/agentExtrasView';
+import type { RateLimitView } from '../usage/rateLimits';
 
 /** Session-level facts that are not entries of the thread. */
 export interface SessionFacts {

@@ -1,11 +1,10 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/emitter';
-import type { ElicitationView } from '../contract/elicitationView';
+import type { ElicitationView } from './elicitationForm';
 import type {
-  LocationView, NoticeAction, NoticeSeverity, PermissionOptionView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
-} from '../contract/viewModel';
+  CompactionView, LocationView, NoticeAction, NoticeSeverity, PermissionOptionView, SteerOutcomeView, StopReasonView, ThreadDelta, ThreadEntry, ToolCallView,
+} from './entries';
 import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanItems } from './toolCallMapping';
-import type { CompactionView, SteerOutcomeView } from '../contract/agentExtrasView';
 import { parentToolCallIdOf } from './agentMeta';
 import { rateLimitOf, withRateLimit } from '../usage/planLimits';
 import { awaitsTokensAfter, mergeCompaction } from './compactions';

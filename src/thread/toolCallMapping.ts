@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { type LocationView, type PermissionOptionView, type PlanItemView, type ToolCallView, type ToolContentView, type ToolStatusView } from '../contract/viewModel';
-import { isToolKind, type ToolKindView } from '../contract/toolKinds';
+import type { LocationView, PermissionOptionView, PlanItemView, ToolCallView, ToolContentView, ToolStatusView } from './entries';
+import { isToolKind, type ToolKindView } from '../acp/toolKinds';
 import { parentToolCallIdOf } from './agentMeta';
 
 export function toToolKind(kind: string | null | undefined): ToolKindView {

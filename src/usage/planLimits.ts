@@ -2,7 +2,7 @@
  * Plan limits as agents report them, for the usage meter: Claude's 5-hour and weekly windows in
  * `usage_update._meta["_claude/rateLimit"]`, read defensively (it is the agent's free JSON).
  */
-import type { RateLimitView } from '../contract/agentExtrasView';
+import type { RateLimitView } from './rateLimits';
 import { isRecord, nonNegativeNumber as count } from '../util/untrustedJson';
 
 function field(value: unknown, key: string): unknown {

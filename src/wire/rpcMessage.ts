@@ -1,4 +1,4 @@
-import type { RpcKindView } from '../contract/inspectorView';
+import type { RpcKindView } from './rpcKinds';
 import { isRecord } from '../util/untrustedJson';
 
 export type RpcKind = RpcKindView;

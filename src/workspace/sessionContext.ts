@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ThreadDelta, ToolCallView } from '../contract/viewModel';
+import type { ThreadDelta, ToolCallView } from '../thread/entries';
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';

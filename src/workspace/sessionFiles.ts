@@ -1,4 +1,4 @@
-import { fileChangingKinds } from '../contract/toolKinds';
+import { fileChangingKinds } from '../acp/toolKinds';
 import type { DocumentStore } from '../files/documents';
 import { EditorFsService, type FileService, type FsDecisions } from '../files/fileService';
 import { DiskChangeTracker } from '../review/diskChangeTracker';

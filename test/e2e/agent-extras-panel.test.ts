@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ConversationView } from '../../src/contract/conversationView';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { panelState, toolEntry } from '../support/panelFixtures';
 import { panelPerTest } from '../support/panelPerTest';
 import { screenshot } from '../support/workbench';

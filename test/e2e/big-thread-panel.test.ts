@@ -5,7 +5,7 @@
 // fold once the agent moves on.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import type { PanelHarness } from '../support/panelHarness';
 import { panelState, toolEntry } from '../support/panelFixtures';
 import { panelPerTest } from '../support/panelPerTest';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { MessageCheckpointView } from '../../src/contract/checkpointView';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { panelState } from '../support/panelFixtures';
 import { panelPerTest } from '../support/panelPerTest';
 

@@ -2,7 +2,7 @@
 // in the same task as its end, not a frame after it (tests and the user both read the ended turn).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ThreadDelta } from '../../src/contract/viewModel';
+import type { ThreadDelta } from '../../src/thread/entries';
 import { panelPerTest } from '../support/panelPerTest';
 
 const panel = panelPerTest();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { TerminalSnapshotView } from '../../src/contract/terminalView';
+import type { TerminalSnapshotView } from '../../src/terminals/terminalStates';
 import type { PanelHarness } from '../support/panelHarness';
 import { panelState, toolEntry } from '../support/panelFixtures';
 import { panelPerTest } from '../support/panelPerTest';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import type { ConversationView } from '../../src/contract/conversationView';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { ChangeLedger } from '../../src/review/changeLedger';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { HostToWebview } from '../../src/contract/messages';
-import type { TerminalStateView } from '../../src/contract/terminalView';
+import type { TerminalStateView } from '../../src/terminals/terminalStates';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { silentLogger } from '../../src/util/logger';
 import { startClaudeModelServer } from '../support/model-servers/claude';

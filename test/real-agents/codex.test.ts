@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ConversationView } from '../../src/contract/conversationView';
-import type { TerminalStateView } from '../../src/contract/terminalView';
+import type { TerminalStateView } from '../../src/terminals/terminalStates';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { sha256 } from '../support/hashes';
 import { memoryApiKeys } from '../support/memoryApiKeys';

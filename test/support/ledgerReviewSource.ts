@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { ReviewRequest, ReviewView } from '../../src/contract/reviewView';
+import type { ReviewRequest, ReviewView } from '../../src/review/pendingChanges';
 import type { ChangeLedger } from '../../src/review/changeLedger';
 import type { ReviewSource } from '../../src/review/reviewSource';
 

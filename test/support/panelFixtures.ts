@@ -1,5 +1,6 @@
 // Panel states for browser tests and benchmarks of the webview: plain view-model data.
-import type { PanelState, ThreadEntry, ToolCallView } from '../../src/contract/viewModel';
+import type { PanelState } from '../../src/contract/viewModel';
+import type { ThreadEntry, ToolCallView } from '../../src/thread/entries';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
 
 export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = {}): PanelState {

@@ -1,6 +1,6 @@
 import type { HostToWebview } from '../../src/contract/messages';
 import { applyThreadDeltas } from '../../src/contract/threadDeltas';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 
 /** Replays what the webview does with the host's messages (from the last snapshot on), to check the stream is complete. */
 export function replayThread(messages: readonly HostToWebview[]): ThreadEntry[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { agentDiffView, permissionChangeView } from '../../src/contract/agentDiff';
-import type { ToolCallView } from '../../src/contract/viewModel';
+import type { ToolCallView } from '../../src/thread/entries';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
 import { scriptedPresenter } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';

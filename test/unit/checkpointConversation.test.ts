@@ -1,7 +1,7 @@
 /** Restoring the conversation to before a user message: by a fork where the agent offers one, else a new session told what came before. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { conversationRestore } from '../../src/checkpoints/checkpointsConversation';
 
 const entries: ThreadEntry[] = [

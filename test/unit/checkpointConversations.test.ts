@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { CheckpointPreviewView, CheckpointsView } from '../../src/contract/checkpointView';
 import type { HostToWebview } from '../../src/contract/messages';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { ChatPresenter, type EditorActions } from '../../src/panel/chatPresenter';
 import type { TranscriptsState } from '../../src/panel/transcripts';
 import { stateFromJson, stateToJson } from '../../src/checkpoints/checkpointsIndex';

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { AcpConnection, type ConnectionFailure } from '../../src/acp/acpConnection';
 import { AgentHostPool } from '../../src/acp/agentHost';
 import type { SessionController } from '../../src/conversation/sessionController';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { injectingStarter, type InjectingAgent, type InjectingStarter } from '../support/injectingAgent';
 import { groupMembers } from '../support/processGroups';
 import { scriptedEnvironment, scriptedSession, type TestScope } from '../support/sessionBuilders';

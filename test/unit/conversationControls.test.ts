@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { FrameStore } from '../../src/acp/frames';
 import type { HostToWebview } from '../../src/contract/messages';
-import type { ConversationView, MentionView } from '../../src/contract/conversationView';
+import type { ConversationView } from '../../src/contract/conversationView';
+import type { MentionView } from '../../src/conversation/queuedPrompts';
 import type { ChatPresenter, EditorActions } from '../../src/panel/chatPresenter';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { readProjectRules } from '../../src/permissions/projectRules';
-import type { ToolKindView } from '../../src/contract/toolKinds';
+import type { ToolKindView } from '../../src/acp/toolKinds';
 import { onTestEnd, scriptedPresenter, tempWorkspace, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 

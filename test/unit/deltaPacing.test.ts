@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { parseWebviewMessage, type HostToWebview } from '../../src/contract/messages';
-import type { ThreadDelta } from '../../src/contract/viewModel';
+import type { ThreadDelta } from '../../src/thread/entries';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
 import { allowedInReplay } from '../../src/replay/panel/replayTab';
 import { scriptedPresenter } from '../support/sessionBuilders';

@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { builtInPresets, DEMO_AGENT_ID, resolveAgents, type AgentDefinition } from '../../src/agents/agentConfig';
-import type { ThreadEntry, ToolCallView } from '../../src/contract/viewModel';
+import type { ThreadEntry, ToolCallView } from '../../src/thread/entries';
 import { SessionController } from '../../src/conversation/sessionController';
 import { reviewedFiles } from '../support/reviewHarness';
 import { repoRoot, tsxLoader } from '../support/scriptedAgentSpec';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ElicitationView } from '../../src/contract/elicitationView';
+import type { ElicitationView } from '../../src/thread/elicitationForm';
 import { formFields, validateAnswer } from '../../src/elicitation/elicitationSchema';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { EVERY_FIELD } from '../support/scenarios/elicitation';

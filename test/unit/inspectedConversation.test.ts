@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ReviewFileView, ReviewView } from '../../src/contract/reviewView';
+import type { ReviewFileView, ReviewView } from '../../src/review/pendingChanges';
 import { inspectedConversation } from '../../src/inspector/panel/inspectedConversation';
 import type { ReviewSource } from '../../src/review/reviewSource';
 import { toDisposable } from '../../src/util/disposable';

@@ -30,8 +30,8 @@ async function refused(filePath: string, specifiers: readonly string[]): Promise
 
 /** The order of units, lowest first: each may import only the units before it (the table the lint config must implement). */
 const CORE = [
-  'util', 'contract', 'wire', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'review',
-  'checkpoints', 'permissions', 'elicitation', 'terminals', 'workspace', 'inspector', 'replay', 'conversation',
+  'util', 'wire', 'redaction', 'acp', 'agents', 'registry', 'usage', 'thread', 'files', 'review',
+  'checkpoints', 'permissions', 'elicitation', 'terminals', 'workspace', 'inspector', 'replay', 'conversation', 'contract',
 ].map((folder) => `src/${folder}`);
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 const VSCODE = [
@@ -128,6 +128,16 @@ describe('layer rules in eslint.config.mjs', () => {
         assert.ok((await ruleIds(file, source)).includes('no-restricted-syntax'), `${file}: ${source}`);
       }
     }
+  });
+
+  test('no core imports the contract, which publishes the cores\' types from above them; the panels and adapters do', async () => {
+    for (const unit of CORE.filter((core) => core !== 'src/contract')) {
+      assert.deepEqual(await refused(`${unit}/probe.ts`, ['../contract/x']), ['../contract/x'], unit);
+    }
+    assert.deepEqual(await refused('src/thread/probe.ts', ['../contract/viewModel', './entries', '../acp/toolKinds']), ['../contract/viewModel']);
+    assert.deepEqual(await refused('src/contract/probe.ts', ['../thread/entries', '../conversation/connection', '../acp/toolKinds', '../util/ids']), []);
+    assert.deepEqual(await refused('src/panel/probe.ts', ['../contract/viewModel']), []);
+    assert.deepEqual(await refused('src/review/vscode/probe.ts', ['../../contract/reviewView']), []);
   });
 
   test('a file nested deeper than the generated rules reach may not import upward at all', async () => {
@@ -251,10 +261,23 @@ function checkProbe(configFile: string, probeFile: string, source: string, withP
   return { program, errors };
 }
 
-const programFiles = (program: ts.Program) => program.getSourceFiles().map((file) => relative(repoRoot, file.fileName)).filter((file) => !file.startsWith('node_modules'));
+// Lib and package files, also when node_modules is a link to another checkout's (a git worktree's).
+const programFiles = (program: ts.Program) => program.getSourceFiles().map((file) => relative(repoRoot, file.fileName)).filter((file) => !file.split('/').includes('node_modules'));
 
 function sourcesUnder(folder: string): string[] {
   return readdirSync(join(repoRoot, folder), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(folder, file));
+}
+
+/** What a file of `program` imports and re-exports: the packages it names, and the files it reaches (from the repo root). */
+function importsOf(program: ts.Program, file: string): { packages: string[]; files: string[] } {
+  const path = join(repoRoot, file);
+  const specifiers = ts.preProcessFile(program.getSourceFile(path)?.text ?? '', true, true).importedFiles.map((imported) => imported.fileName);
+  const resolved = specifiers.filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => ts.resolveModuleName(specifier, path, program.getCompilerOptions(), ts.sys).resolvedModule?.resolvedFileName);
+  return {
+    packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
+    files: resolved.filter((resolvedFile) => resolvedFile !== undefined).map((resolvedFile) => relative(repoRoot, resolvedFile)),
+  };
 }
 
 describe('TypeScript programs per layer', () => {
@@ -270,7 +293,7 @@ describe('TypeScript programs per layer', () => {
     assert.deepEqual(files.filter((file) => !file.startsWith('src/')), [], 'nothing outside src');
   });
 
-  test('the webview program (webview/tsconfig.json) has the DOM but no Node, and reaches only src/contract and assertNever', () => {
+  test('the webview program (webview/tsconfig.json) has the DOM but no Node, and reaches src only through src/contract and assertNever', () => {
     const { program, errors } = checkProbe('webview/tsconfig.json', 'webview/layeringProbe.ts', [
       'export const browserOnly = [document.title, window.innerWidth];',
       'export const nodeGlobal = process.pid;',
@@ -282,8 +305,14 @@ describe('TypeScript programs per layer', () => {
     assert.deepEqual(errors.map((error) => error.replace('TS2591', 'TS2580')), ['2: TS2580', '3: TS2580', '4: TS2307', '5: TS2307'], 'process, require and node: modules are unknown');
     const files = programFiles(program);
     assert.deepEqual(sourcesUnder('webview').filter((file) => !files.includes(file)), [], 'every webview file is checked');
-    const outside = files.filter((file) => !file.startsWith('webview/') && !file.startsWith('src/contract/') && file !== 'src/util/assertNever.ts');
-    assert.deepEqual(outside, [], 'nothing else from src');
+    assert.deepEqual(files.filter((file) => !file.startsWith('webview/') && !file.startsWith('src/')), [], 'nothing outside webview and src');
+    // The contract publishes what the cores own (types, small constant lists): those files come along.
+    const reach = files.filter((file) => file.startsWith('src/contract/'));
+    for (const file of reach) for (const reached of importsOf(program, file).files) if (!reach.includes(reached)) reach.push(reached);
+    const published = reach.filter((file) => !file.startsWith('src/contract/'));
+    const outside = files.filter((file) => file.startsWith('src/') && !file.startsWith('src/contract/') && file !== 'src/util/assertNever.ts');
+    assert.deepEqual(outside.filter((file) => !published.includes(file)), [], 'the rest of src only as the contract publishes it');
+    assert.deepEqual(published.filter((file) => importsOf(program, file).packages.length > 0), [], 'what the contract publishes of the cores imports no package');
   });
 
   test('the test program (tsconfig.json) has both, for Playwright page callbacks in Node tests', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type * as vscode from 'vscode';
-import { STORAGE_KEYS } from '../../src/contract/ids';
+import { STORAGE_KEYS } from '../../src/util/ids';
 import { MementoList } from '../../src/permissions/vscode/mementoList';
 
 /** globalState as an extension sees it, holding what earlier versions saved there. */

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
-import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/contract/ids';
-import { toolKinds } from '../../src/contract/toolKinds';
+import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/util/ids';
+import { toolKinds } from '../../src/acp/toolKinds';
 
 interface Manifest {
   contributes: {
@@ -21,7 +21,7 @@ const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 
   .filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(repoRoot, 'src', file), 'utf8'));
 
 /**
- * The ids `call(...)` is given across src, as the id lists of src/contract/ids.ts name them (`COMMANDS.keepHunk`
+ * The ids `call(...)` is given across src, as the id lists of src/util/ids.ts name them (`COMMANDS.keepHunk`
  * is 'tandem.keepHunk'); an argument spelled any other way is kept as written, so it shows in a failure.
  */
 function idsPassedTo(call: string, lists: Record<string, Record<string, string>>): string[] {
@@ -36,7 +36,7 @@ function idsPassedTo(call: string, lists: Record<string, Record<string, string>>
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 
 describe('package.json contributions', () => {
-  test('the commands, views and settings contributed are the ones src/contract/ids.ts names, each command in the Tandem category', () => {
+  test('the commands, views and settings contributed are the ones src/util/ids.ts names, each command in the Tandem category', () => {
     assert.deepEqual(sorted(manifest.contributes.commands.map((command) => command.command)), sorted(Object.values(COMMANDS)));
     assert.deepEqual(sorted(Object.values(manifest.contributes.views).flat().map((view) => view.id)), sorted(Object.values(VIEWS)));
     assert.deepEqual(sorted(Object.keys(manifest.contributes.configuration.properties)), sorted(Object.values(SETTINGS)));

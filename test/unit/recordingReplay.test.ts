@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { FsPort, TerminalPort } from '../../src/acp/clientPorts';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import type { SessionController } from '../../src/conversation/sessionController';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ConnectionView } from '../../src/contract/viewModel';
+import type { ConnectionView } from '../../src/conversation/connection';
 import { scriptedSession } from '../support/sessionBuilders';
 
 test('Restart and opening an earlier session in Restricted Mode keep saying why no agent starts', async (t) => {

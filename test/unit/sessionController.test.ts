@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import type { SessionController } from '../../src/conversation/sessionController';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { scriptedSession } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 

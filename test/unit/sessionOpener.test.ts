@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { FrameStore } from '../../src/acp/frames';
 import { SessionController } from '../../src/conversation/sessionController';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { silentLogger } from '../../src/util/logger';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { tempWorkspace } from '../support/sessionBuilders';

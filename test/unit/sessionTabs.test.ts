@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { HistoryView } from '../../src/contract/sessionTabsView';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import type { TranscriptsState, TranscriptStorage } from '../../src/panel/transcripts';
 import { scriptedDefinition, scriptedEnvironment, scriptedPresenter, type ScriptedEnvironment, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ConnectionView } from '../../src/contract/viewModel';
+import type { ConnectionView } from '../../src/conversation/connection';
 import { STARTUP_TIMEOUTS_MS } from '../../src/conversation/startupProgress';
 import { scriptedSession } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseWebviewMessage, type HostToWebview } from '../../src/contract/messages';
-import type { TerminalStateView } from '../../src/contract/terminalView';
+import type { TerminalStateView } from '../../src/terminals/terminalStates';
 import type { TerminalMirrorHandle } from '../../src/terminals/terminalDisplays';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { applyThreadDeltas } from '../../src/contract/threadDeltas';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 
 const user = (id: string, text: string): ThreadEntry => ({ kind: 'user', id, text });
 const answer = (id: string, text: string): ThreadEntry => ({ kind: 'agentMessage', id, text });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';
-import type { ThreadEntry } from '../../src/contract/viewModel';
+import type { ThreadEntry } from '../../src/thread/entries';
 import { conversationFrames } from '../../src/inspector/conversationFrames';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { readRecording, recordingHeader, writeRecording } from '../../src/inspector/recording';

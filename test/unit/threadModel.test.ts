@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ThreadDelta } from '../../src/contract/viewModel';
+import type { ThreadDelta } from '../../src/thread/entries';
 import { ThreadModel } from '../../src/thread/threadModel';
 
 function feed(model: ThreadModel, updates: acp.SessionUpdate[]): ThreadDelta[] {

@@ -11,7 +11,7 @@ import { LegacyModelsReader, parseLegacyModels } from '../../src/acp/legacyModel
 import { turnUsage, usageView } from '../../src/usage/panel/usageView';
 import { parseProjectRules } from '../../src/permissions/projectRules';
 import { findTrigger, matchCommands } from '../../webview/completionMatch';
-import type { ToolCallView } from '../../src/contract/viewModel';
+import type { ToolCallView } from '../../src/thread/entries';
 import { tempWorkspace } from '../support/sessionBuilders';
 
 const chunk = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', text: string): acp.SessionUpdate => ({ sessionUpdate, content: { type: 'text', text } });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { SETTINGS } from '../../src/contract/ids';
+import { SETTINGS } from '../../src/util/ids';
 import { repoRoot } from '../support/scriptedAgentSpec';
 
 interface Manifest {

@@ -3,8 +3,8 @@
  * names, for each comment, the file, its lines as the file is now, the agent's change there and
  * what the user said, so the agent can act on it without asking where.
  */
-import type { CommentPlaceView, ReviewCommentView, ReviewHunkView } from '../../contract/reviewView';
-import { commentCountText, placeText } from '../../contract/reviewProgress';
+import type { CommentPlaceView, ReviewCommentView, ReviewHunkView } from '../pendingChanges';
+import { commentCountText, placeText } from '../reviewProgress';
 
 /** Lines of each side of a hunk kept with a comment; a longer hunk is cut (the agent can read the file). */
 const EXCERPT_LINES = 20;

@@ -1,5 +1,6 @@
-import { MAX_COMMENTS_PER_MESSAGE, type ReviewFeedbackChange } from '../../contract/reviewMessages';
-import type { ReviewCommentView, ReviewFeedbackView, ReviewFileView, ReviewHunkView, ReviewView } from '../../contract/reviewView';
+import { MAX_COMMENTS_PER_MESSAGE } from './commentLimits';
+import type { ReviewFeedbackChange } from './feedbackChange';
+import type { ReviewCommentView, ReviewFeedbackView, ReviewFileView, ReviewHunkView, ReviewView } from '../pendingChanges';
 import { assertNever } from '../../util/assertNever';
 import { DisposableStore, type Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';

@@ -6,8 +6,8 @@
  * the same (same file, same lines, same change).
  */
 import { z } from 'zod';
-import { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_MESSAGE } from '../../contract/reviewMessages';
-import type { CommentPlaceView, ReviewCommentView } from '../../contract/reviewView';
+import { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_MESSAGE } from './commentLimits';
+import type { CommentPlaceView, ReviewCommentView } from '../pendingChanges';
 
 export const FEEDBACK_STATE_VERSION = 1;
 

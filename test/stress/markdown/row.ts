@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ThreadEntry } from '../../../src/contract/viewModel';
+import type { ThreadEntry } from '../../../src/thread/entries';
 import { linkTarget, type LinkWorkspace } from '../../../src/panel/linkPolicy';
 import { hostileContent } from '../../support/hostileContent';
 import { panelState } from '../../support/panelFixtures';

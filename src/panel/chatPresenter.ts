@@ -5,14 +5,13 @@ import { emptyReview } from '../contract/reviewView';
 import type { TerminalAction } from '../contract/terminalView';
 import type { PanelState } from '../contract/viewModel';
 import type { SessionController, SessionEnvironment } from '../conversation/sessionController';
-import type { TerminalDisplays, TerminalMirrorHandle } from '../terminals/terminalDisplays';
 import { assertNever } from '../util/assertNever';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { AgentCatalog } from './agentCatalog';
 import { scopeCwd } from '../workspace/workspaceScope';
 import { CheckpointPanel } from '../checkpoints/panel/checkpointPanel';
 import { type CheckpointService } from '../checkpoints/checkpointService';
-import { ConversationFeature, type ConversationEditor, type ConversationMessage } from './conversationFeature';
+import { ConversationFeature, type ConversationMessage } from './conversationFeature';
 import { ForkAndRename } from './forkAndRename';
 import { OpenConversations } from './openConversations';
 import { dispatchMessage, type MessageHandlers } from './panelMessages';
@@ -26,28 +25,8 @@ import { SessionHistory } from './sessionHistory';
 import type { TabListener } from './sessionTab';
 import { TranscriptSaver, type TranscriptStorage } from './transcripts';
 import { WebviewStream } from './webviewStream';
+import { everywhereUsed, type EditorActions } from './editorActions';
 import type { WorkspaceUse } from './workspaceUse';
-
-/** What only the editor can do for the panel. */
-export interface EditorActions {
-  showLog(): void;
-  showTraffic(): void;
-  openLink(href: string): void;
-  rememberAgent(agentId: string): void;
-  /** Mirrors the session's terminals in the editor's terminal panel, until disposed. */
-  mirrorTerminals?(displays: TerminalDisplays): TerminalMirrorHandle;
-  /** Mentions, clipboard, "follow the agent" and the status bar meter. */
-  conversation?: ConversationEditor;
-  /**
-   * Whether the user used Tandem in this workspace, kept in the editor's storage. A panel
-   * without such storage has no workspace to guard: every workspace counts as used.
-   */
-  workspaceUse?: WorkspaceUse;
-  /** A card's "Show frames": the frame inspector filtered to that tool call. */
-  showFrames?(toolCallId: string): void;
-}
-
-const everywhereUsed: WorkspaceUse = { used: true, markUsed: () => undefined };
 
 /**
  * The host side of the chat panel: wires the open conversations (tabs), their history, the
@@ -121,12 +100,8 @@ export class ChatPresenter implements Disposable {
     }
   }
 
-  get currentSession(): SessionController {
-    return this.tabs.active.session;
-  }
-
   /** The active conversation's session; most intents act on it. */
-  private get session(): SessionController {
+  get currentSession(): SessionController {
     return this.tabs.active.session;
   }
 
@@ -135,15 +110,15 @@ export class ChatPresenter implements Disposable {
     return {
       agents: this.agents.choices(),
       selectedAgentId: active.agent.id,
-      connection: this.session.connectionView,
-      turn: this.session.turnView,
+      connection: this.currentSession.connectionView,
+      turn: this.currentSession.turnView,
       queue: active.queue.view(),
-      sessionTitle: this.session.thread.facts.title,
-      entries: this.session.thread.snapshot(),
+      sessionTitle: this.currentSession.thread.facts.title,
+      entries: this.currentSession.thread.snapshot(),
       review: this.reviewFeedback?.view() ?? emptyReview,
-      terminals: this.session.terminalDisplays.snapshot(),
+      terminals: this.currentSession.terminalDisplays.snapshot(),
       tabs: this.tabs.view(),
-      workspaceRoot: scopeCwd(this.session.workspace),
+      workspaceRoot: scopeCwd(this.currentSession.workspace),
     };
   }
 
@@ -193,7 +168,7 @@ export class ChatPresenter implements Disposable {
     const agent = this.agents.find(agentId);
     if (!agent) return;
     this.use.markUsed();
-    if (agentId === this.tabs.active.agent.id && this.session.connectionView.phase !== 'failed') return;
+    if (agentId === this.tabs.active.agent.id && this.currentSession.connectionView.phase !== 'failed') return;
     this.actions.rememberAgent(agentId);
     await this.tabs.openInPlaceOfEmpty(agent).session.start();
   }
@@ -224,8 +199,8 @@ export class ChatPresenter implements Disposable {
         this.use.markUsed();
         // A restart after fixing the settings (say, an agent's command) must pick the fix up.
         this.agents.reload();
-        if (this.session.connectionView.phase === 'failed') void this.tabs.replaceActive().session.start();
-        else await this.session.restart();
+        if (this.currentSession.connectionView.phase === 'failed') void this.tabs.replaceActive().session.start();
+        else await this.currentSession.restart();
         return;
       case 'newSession':
         return this.newSession();
@@ -235,7 +210,7 @@ export class ChatPresenter implements Disposable {
   }
 
   async terminalAction(terminalId: string, action: TerminalAction): Promise<void> {
-    const displays = this.session.terminalDisplays;
+    const displays = this.currentSession.terminalDisplays;
     switch (action) {
       case 'kill':
         // Tandem stops the commands it runs; one the agent runs itself stops with the turn.
@@ -297,7 +272,7 @@ export class ChatPresenter implements Disposable {
         this.view.attach();
         this.links.viewReady();
         this.checkpoints?.refresh();
-        if (this.use.used && this.session.connectionView.phase === 'idle') void this.session.start();
+        if (this.use.used && this.currentSession.connectionView.phase === 'idle') void this.currentSession.start();
       },
       sendPrompt: (message) => this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []),
       cancelTurn: () => this.cancelTurn(),
@@ -310,14 +285,14 @@ export class ChatPresenter implements Disposable {
       reviewFeedback: (message) => this.reviewFeedback?.apply(message.change),
       checkpointAction: (message) => this.checkpoints?.handle(message.action),
       answerPermission: (message) => {
-        this.session.answerPermission(message.requestId, message.optionId);
+        this.currentSession.answerPermission(message.requestId, message.optionId);
       },
       answerElicitation: (message) => {
-        this.session.answerElicitation(message.requestId, message.action, message.values);
+        this.currentSession.answerElicitation(message.requestId, message.action, message.values);
       },
       signIn: async (message) => {
         this.use.markUsed();
-        await this.session.signIn(message.methodId);
+        await this.currentSession.signIn(message.methodId);
       },
     };
   }

@@ -22,7 +22,12 @@ export class ServiceError extends Error {
   }
 }
 
+/** The caller gave up on the request. */
+export function cancelledError(): ServiceError {
+  return new ServiceError('cancelled', 'the request was cancelled');
+}
+
 /** Throws `cancelled` once the caller gave up, so nothing is done for a request nobody waits for. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new ServiceError('cancelled', 'the request was cancelled');
+  if (signal?.aborted) throw cancelledError();
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolveAgentPath } from '../files/pathBoundary';
-import { ServiceError, throwIfCancelled } from '../files/serviceError';
+import { cancelledError, ServiceError, throwIfCancelled } from '../files/serviceError';
 import type { Disposable } from '../util/disposable';
 import { type Logger } from '../util/logger';
 import { errorMessage } from '../redaction/redactedLog';
@@ -142,7 +142,7 @@ export class TerminalService implements CommandService {
     const { command } = this.running(terminalId);
     if (!signal) return command.exited;
     const aborted = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(new ServiceError('cancelled', 'the request was cancelled'));
+      const onAbort = () => reject(cancelledError());
       if (signal.aborted) onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       void command.exited.finally(() => signal.removeEventListener('abort', onAbort));

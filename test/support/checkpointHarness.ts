@@ -2,7 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createSessionFiles } from '../../src/workspace/sessionFiles';
-import { acpFsPort } from '../../src/workspace/acpV1Ports';
+import { agentFs } from './reviewHarness';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import type { CheckpointService } from '../../src/checkpoints/checkpointService';
@@ -70,7 +70,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => true, allowExecutionControlWrite: async () => true },
     changes: recorder.watch(feed),
   });
-  const fs = { ...acpFsPort(files, () => false), dispose: () => files.dispose() };
+  const fs = agentFs(files);
   const reader: RestoreReader = {
     current: (path) => readForCheckpoint(path, [workspace]),
     unsaved: (path) => documents.open.has(path) && (!existsSync(path) || readFileSync(path, 'utf8') !== documents.open.get(path)),

@@ -4,6 +4,8 @@ import type { AgentDefinition } from '../../src/agents/agentConfig';
 import type { FsSessionContext } from '../../src/workspace/sessionContext';
 import { createSessionFiles } from '../../src/workspace/sessionFiles';
 import { acpFsPort } from '../../src/workspace/acpV1Ports';
+import type { FsPort } from '../../src/acp/clientPorts';
+import type { FileService } from '../../src/files/fileService';
 import { folderScope } from '../../src/workspace/workspaceScope';
 import { ChangeFeed } from '../../src/review/changeFeed';
 import { ChangeLedger } from '../../src/review/changeLedger';
@@ -30,12 +32,13 @@ export function reviewedFiles(workspace: string) {
     decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => false, allowExecutionControlWrite: async () => true },
     changes: feed,
   });
-  /** The same files as an ACP agent reaches them (`fs/*` through the ACP v1 adapter). */
-  const createFs = (context: FsSessionContext) => {
-    const service = files(context);
-    return { ...acpFsPort(service, () => false), dispose: () => service.dispose() };
-  };
+  const createFs = (context: FsSessionContext) => agentFs(files(context));
   return { documents, ledger, feed, files, createFs };
+}
+
+/** A file service as an ACP agent reaches it (`fs/*` through the ACP v1 adapter), ended with the service. */
+export function agentFs(service: FileService): FsPort & { dispose(): void } {
+  return { ...acpFsPort(service, () => false), dispose: () => service.dispose() };
 }
 
 /**

@@ -19,10 +19,11 @@ function hasUnsavedText(path: string): boolean {
 /**
  * Checkpoints of this workspace: copies in the extension's workspace storage folder (so they
  * survive a window reload and an agent crash, and need no git), the index with Tandem's
- * workspace records, restores written by review's own writer over the editor's documents. Null without a folder
- * open: there is no workspace storage then, and nothing of the user's to put back.
+ * workspace records, restores written by review's own writer over the editor's documents, paths
+ * named as the scope names them. Null without a folder open: there is no workspace storage then,
+ * and nothing of the user's to put back.
  */
-export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, roots: () => readonly string[], logger: Logger): CheckpointService | null {
+export function createCheckpoints(context: vscode.ExtensionContext, records: vscode.Memento, review: ReviewController, documents: DocumentWriter, folders: { roots(): readonly string[]; label(path: string): string }, logger: Logger): CheckpointService | null {
   if (!context.storageUri) {
     logger.info('[checkpoints] no folder is open, so messages get no checkpoints');
     return null;
@@ -37,8 +38,8 @@ export function createCheckpoints(context: vscode.ExtensionContext, records: vsc
   context.subscriptions.push(store);
   const ledger = review.changes;
   const recorder = new CheckpointRecorder(store, { read: checkpointContent }, () => ledger.files().map((file) => file.path));
-  const label = (path: string) => vscode.workspace.asRelativePath(path, false);
-  const reader: RestoreReader = { current: (path) => readForCheckpoint(path, roots()), unsaved: hasUnsavedText, label };
+  const { label } = folders;
+  const reader: RestoreReader = { current: (path) => readForCheckpoint(path, folders.roots()), unsaved: hasUnsavedText, label };
   const writer = new ReviewWriter(ledger, documents);
   const restorer = new CheckpointRestorer(store, ledger, (writes) => writer.redo(writes), reader);
   return {

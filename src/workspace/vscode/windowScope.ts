@@ -29,11 +29,12 @@ export function createWindowScope(parts: WindowScopeParts): { scope: WorkspaceSc
   const { context, records, roots, terminals, logger } = parts;
   const documents = new EditorDocuments(roots);
   const review = createReviewFeature(context, records, documents, logger);
-  const checkpoints = createCheckpoints(context, records, review, documents, roots, logger);
+  const label = (path: string) => vscode.workspace.asRelativePath(path, false);
+  const checkpoints = createCheckpoints(context, records, review, documents, { roots, label }, logger);
   const scope: WorkspaceScope = {
     name: 'window',
     roots,
-    label: (path) => vscode.workspace.asRelativePath(path, false),
+    label,
     review,
     checkpoints,
     files: (session) => createSessionFiles(session, {

@@ -49,7 +49,10 @@ function difference(got: Buffer | null, want: Buffer | null): string {
 async function expectBytes(name: string, want: Buffer | null, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (sha256(onDisk(name)) !== sha256(want) && Date.now() < deadline) await page.waitForTimeout(100);
-  assert.equal(sha256(onDisk(name)), sha256(want), `${name}: ${difference(onDisk(name), want)}`);
+  if (sha256(onDisk(name)) === sha256(want)) return;
+  // What the editor said (a refused save, a kept change) is the first clue to why the bytes differ.
+  const said = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+  assert.equal(sha256(onDisk(name)), sha256(want), `${name}: ${difference(onDisk(name), want)}; notifications: ${JSON.stringify(said)}`);
 }
 
 /** Polls a condition of the workbench, bounded. */
@@ -345,13 +348,17 @@ describe('review byte for byte in code-server', () => {
     await dialog.filter({ hasText: 'has unsaved edits' }).waitFor({ timeout: 10_000 });
     await screenshot(page, 'e2e-bytes-unsaved-question');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // The next question must not be answered on this one while it closes.
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator('.notifications-toasts', { hasText: 'you kept the agent\'s change' }).waitFor({ timeout: 10_000 });
     await expectBytes('dirty.txt', utf8('a\r\nB\nc\r\nd\ne\r\n'));
     assert.equal(await isDirty(), true, 'the unsaved edit is still in the editor');
     await expectEditorShows('a\nB\nc\nd\ne typed\n');
 
     await undoLens.click();
+    await dialog.filter({ hasText: 'has unsaved edits' }).waitFor({ timeout: 10_000 });
     await dialog.getByRole('button', { name: 'Save and Undo' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
     await expectBytes('dirty.txt', utf8('a\r\nb\nc\r\nd\ne typed\r\n'));
     await expectEditorShows('a\nb\nc\nd\ne typed\n');
     assert.equal(await isDirty(), false);

@@ -5,6 +5,7 @@ import { RememberedWorkspaceUse } from './panel/workspaceUse';
 import type { SessionEnvironment } from './conversation/sessionController';
 import { readAgentPriority, readAgents, readDefaultAgentId } from './agents/vscode/agentSettings';
 import { ChatViewProvider } from './vscode/chatViewProvider';
+import { WaitingAttention } from './vscode/waitingAttention';
 import { registerPanelCommands } from './vscode/panelCommands';
 import { openAgentLink } from './vscode/linkOpener';
 import { createLogChannel } from './vscode/logChannel';
@@ -105,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(inspector, replays);
   provider = new ChatViewProvider(context.extensionUri, () => presenter, logger);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(VIEWS.chat, provider));
+  context.subscriptions.push(new WaitingAttention(presenter, provider, logger));
 
   context.subscriptions.push(registerRegistryCommand(logger, (agentId) => presenter.selectAgent(agentId)));
   context.subscriptions.push(...registerPanelCommands({ presenter, agents: loadAgents, showLog: () => channel.show(), showTraffic: () => traffic.show() }));

@@ -55,7 +55,7 @@ function startPanel(): void {
   listenForCodeCopies(threadElement, host.post);
   listenForRawToggles(threadElement);
   new PermissionFocus(threadElement, composer);
-  root.append(tabsBar.element, header.element, threadElement, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
+  root.append(tabsBar.element, header.element, threadElement, thread.jumpToLatest.element, planStrip.element, changesBar.element, permissionsPanel.element, composer.element);
   review.subscribe(() => {
     changesBar.render(review.view);
     thread.refreshDiffCards();

@@ -7,7 +7,7 @@ export interface TabView {
   agentLabel: string;
   /** A turn is running. */
   busy: boolean;
-  /** The agent waits for a permission answer. */
+  /** The agent waits for the user: a permission answer or a form. */
   waiting: boolean;
   /** The agent can fork this conversation's session (unstable `session/fork`). */
   canFork: boolean;

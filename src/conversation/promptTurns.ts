@@ -31,7 +31,10 @@ export class PromptTurns {
 
   constructor(private readonly conversation: PromptingConversation) {}
 
-  /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
+  /**
+   * `notes` (e.g. what the user undid) go to the agent after the user's text and attachments, each
+   * in its own block, not into the thread: agents read a slash command from the first text block.
+   */
   async send(text: string, notes: readonly string[], attachments: readonly acp.ContentBlock[]): Promise<void> {
     if (this.conversation.turns.current) throw new Error('A turn is already running.');
     this.conversation.thread.addUserMessage(text);
@@ -55,8 +58,7 @@ export class PromptTurns {
       return;
     }
     try {
-      const blocks: acp.ContentBlock[] = prompt.notes.map((note) => ({ type: 'text', text: note }));
-      blocks.push({ type: 'text', text: prompt.text }, ...attachments);
+      const blocks: acp.ContentBlock[] = [{ type: 'text', text: prompt.text }, ...attachments, ...prompt.notes.map((note): acp.ContentBlock => ({ type: 'text', text: note }))];
       const response = await this.answerTo(attachment, sessionId, blocks);
       this.lastResponse = response;
       turns.finish(turn, response.stopReason, null);

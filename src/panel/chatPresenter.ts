@@ -25,6 +25,8 @@ import { SessionHistory } from './sessionHistory';
 import type { TabListener } from './sessionTab';
 import { TranscriptSaver, type TranscriptStorage } from './transcripts';
 import { WebviewStream } from './webviewStream';
+import type { WaitingQuestion } from './waitingQuestions';
+import { Emitter } from '../util/emitter';
 import { everywhereUsed, type EditorActions } from './editorActions';
 import type { WorkspaceUse } from './workspaceUse';
 
@@ -47,6 +49,9 @@ export class ChatPresenter implements Disposable {
   private readonly use: WorkspaceUse;
   /** Comments for the agents and reviewed marks on the pending changes (none without a review source). */
   readonly reviewFeedback: ReviewFeedback | null;
+  private readonly waitingChanged = new Emitter<void>();
+  /** What the agents wait on the user for may have changed (see waitingQuestions). */
+  readonly onWaitingChanged = this.waitingChanged.event;
   /** "Restore to here" on user messages (none without a folder's storage). */
   private readonly checkpoints: CheckpointPanel | null;
   /** The parts that go with every message, in this order (see promptContributors.ts). */
@@ -79,10 +84,14 @@ export class ChatPresenter implements Disposable {
     };
     this.tabs = new OpenConversations(this.agents, environment, this.tabListener(), actions.mirrorTerminals, {
       activated: () => {
+        this.waitingChanged.fire();
         this.view.snapshot();
         this.checkpoints?.refresh();
       },
-      tabsChanged: () => this.view.tabsChanged(),
+      tabsChanged: () => {
+        this.view.tabsChanged();
+        this.waitingChanged.fire();
+      },
       changed,
       closed: (record) => this.history.keep(record),
     });
@@ -144,6 +153,26 @@ export class ChatPresenter implements Disposable {
   /** A replayed recording's conversation in a read-only tab, in front. */
   openReplay(session: SessionController): void {
     this.tabs.openReplay(session).session.thread.addNotice('info', REPLAY_NOTICE);
+  }
+
+  /** What the agents of all conversations wait on the user for (permissions, forms), the one in front first. */
+  waitingQuestions(): WaitingQuestion[] {
+    return this.tabs.waitingQuestions();
+  }
+
+  /**
+   * Answers a waiting permission from outside the panel (the editor's notification): only while
+   * that same request is still open, and only with an option it offered.
+   */
+  answerWaiting(question: WaitingQuestion, optionId: string): boolean {
+    const open = this.tabs.waitingQuestions().find((candidate) => candidate.tabId === question.tabId && candidate.requestId === question.requestId);
+    if (open?.kind !== 'permission') return false;
+    return this.tabs.find(open.tabId)?.session.answerPermission(open.requestId, optionId) ?? false;
+  }
+
+  /** The conversation of `tabId` in front (its question in view). */
+  showConversation(tabId: string): Promise<void> {
+    return this.tabs.show(tabId);
   }
 
   /** "Show in thread": the tool call's conversation in front, its card in view; false when no tab shows it. */
@@ -241,6 +270,7 @@ export class ChatPresenter implements Disposable {
     this.tabs.dispose();
     this.view.dispose();
     this.conversation.dispose();
+    this.waitingChanged.dispose();
   }
 
   private async openConversation(): Promise<void> {
@@ -324,7 +354,10 @@ export class ChatPresenter implements Disposable {
       terminals: (tab, changed, output) => {
         if (this.tabs.isActive(tab)) this.view.send({ type: 'terminalDeltas', changed, output });
       },
-      activity: () => this.view.tabsChanged(),
+      activity: () => {
+        this.view.tabsChanged();
+        this.waitingChanged.fire();
+      },
     };
   }
 }

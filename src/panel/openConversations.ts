@@ -8,6 +8,7 @@ import type { TerminalMirrorHandle } from '../terminals/terminalDisplays';
 import type { MessageHandlers } from './panelMessages';
 import { SessionTab, type TabListener } from './sessionTab';
 import type { TranscriptRecord, TranscriptsState } from './transcripts';
+import type { WaitingQuestion } from './waitingQuestions';
 
 /** What the open conversations tell the rest of the panel. */
 export interface OpenConversationsEvents {
@@ -63,6 +64,17 @@ export class OpenConversations implements Disposable {
   /** The conversations worth saving: those with something in them (a replay is in its recording already). */
   records(): TranscriptRecord[] {
     return this.tabs.filter((tab) => tab.session.thread.length > 0 && !tab.readOnly).map((tab) => tab.record());
+  }
+
+  /** What each conversation's agent waits on the user for, the one in front first. */
+  waitingQuestions(): WaitingQuestion[] {
+    const ordered = this.current ? [this.current, ...this.tabs.filter((tab) => tab !== this.current)] : this.tabs;
+    return ordered.flatMap((tab) => tab.waitingQuestion() ?? []);
+  }
+
+  /** Brings a conversation to the front, as picking its tab does. */
+  show(tabId: string): Promise<void> {
+    return this.select(tabId);
   }
 
   /** Whether any conversation's agent is in a turn. */

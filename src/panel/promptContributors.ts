@@ -18,13 +18,16 @@ export interface PromptTake {
 export interface PromptContributor {
   /** Runs before any part gives its notes (a checkpoint of the files as the agent will find them). */
   prepare?(tab: SessionTab, text: string): Promise<void>;
-  /** Taken once per message; what is taken is not given again. */
-  take(tab: SessionTab): PromptTake;
+  /**
+   * Taken once per message; what is taken is not given again. `withNotes` is false for a slash
+   * command: it must reach the agent exactly as typed, so notes wait for the next message.
+   */
+  take(tab: SessionTab, withNotes: boolean): PromptTake;
 }
 
 /** What the user undid of this conversation's changes since its last message. */
 export function reviewUndoNotes(review: ReviewSource): PromptContributor {
-  return { take: (tab) => ({ notes: review.takePromptNotes(tab.session.key) }) };
+  return { take: (tab, withNotes) => ({ notes: withNotes ? review.takePromptNotes(tab.session.key) : [] }) };
 }
 
 /** A checkpoint per message, and the notes of a conversation continued from one. */
@@ -34,10 +37,10 @@ export function checkpointPrompts(checkpoints: CheckpointPanel): PromptContribut
     prepare: async (tab, text) => {
       prepared.set(tab, await checkpoints.beforePrompt(tab, text));
     },
-    take: (tab) => {
+    take: (tab, withNotes) => {
       const checkpoint = prepared.get(tab);
       prepared.delete(tab);
-      return { notes: checkpoints.takePromptNotes(tab.session.key), ...(checkpoint ? { sent: () => checkpoints.sent(tab, checkpoint) } : {}) };
+      return { notes: withNotes ? checkpoints.takePromptNotes(tab.session.key) : [], ...(checkpoint ? { sent: () => checkpoints.sent(tab, checkpoint) } : {}) };
     },
   };
 }
@@ -45,8 +48,8 @@ export function checkpointPrompts(checkpoints: CheckpointPanel): PromptContribut
 /** The hunk comments the user wrote for the agent, shown under the message they went with. */
 export function reviewCommentPrompts(feedback: ReviewFeedback): PromptContributor {
   return {
-    take: (tab) => {
-      const comments = feedback.takeForPrompt(tab.id);
+    take: (tab, withNotes) => {
+      const comments = withNotes ? feedback.takeForPrompt(tab.id) : null;
       if (!comments) return { notes: [] };
       return { notes: [comments.context], sent: () => tab.session.thread.addNotice('info', comments.summary) };
     },

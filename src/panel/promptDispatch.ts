@@ -102,7 +102,7 @@ export class PromptDispatcher {
       // Prepared before the agent gets the message: whatever changes from here on is after it.
       const contributors = this.contributors();
       for (const contributor of contributors) await contributor.prepare?.(tab, prompt.text);
-      const taken = contributors.map((contributor) => contributor.take(tab));
+      const taken = contributors.map((contributor) => contributor.take(tab, !isSlashCommand(prompt.text)));
       // prompt() marks the turn running before it first waits, so the tab is busy from here on.
       turn = tab.session.prompt(prompt.text, taken.flatMap((take) => take.notes), blocks);
       // It has put the user's message in the thread: what went with it shows right under it.
@@ -115,4 +115,9 @@ export class PromptDispatcher {
     }
     await turn.catch((error: unknown) => tab.session.thread.addNotice('error', `The message could not be sent: ${errorMessage(error)}`, ['showLog']));
   }
+}
+
+/** Whether `text` is a slash command as agents read one: a `/name` at the very start. */
+export function isSlashCommand(text: string): boolean {
+  return /^\/[^\s/]/.test(text);
 }

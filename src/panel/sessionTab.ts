@@ -8,6 +8,7 @@ import { PromptQueue } from '../conversation/promptQueue';
 import { TerminalFeed } from '../terminals/panel/terminalFeed';
 import { fallbackTitle, type TranscriptRecord } from './transcripts';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
+import { waitingQuestionOf, type WaitingQuestion } from './waitingQuestions';
 
 /** What a tab tells the panel host; the host forwards only the active tab's stream. */
 export interface TabListener {
@@ -49,7 +50,7 @@ export class SessionTab implements Disposable {
     this.readOnly = replayed !== null;
     this.subscriptions.add(session.thread.onDelta((delta) => {
       listener.delta(this, delta);
-      if (delta.type === 'entryAdded' || (delta.type === 'entryUpdated' && delta.entry.kind === 'toolCall')) listener.activity(this);
+      if (delta.type === 'entryAdded' || (delta.type === 'entryUpdated' && (delta.entry.kind === 'toolCall' || delta.entry.kind === 'elicitation'))) listener.activity(this);
     }));
     this.subscriptions.add(session.onConnectionChanged((connection) => listener.connection(this, connection)));
     this.subscriptions.add(session.onTurnChanged((turn) => {
@@ -77,10 +78,15 @@ export class SessionTab implements Disposable {
       agentId: this.agent.id,
       agentLabel: this.agent.label,
       busy: this.session.turnView.running,
-      waiting: this.session.thread.findLastToolCall((tool) => tool.permission !== null) !== undefined,
+      waiting: this.waitingQuestion() !== null,
       canFork: this.session.history.fork && this.session.currentSessionId !== null && !this.session.turnView.running,
       readOnly: this.readOnly,
     };
+  }
+
+  /** The permission or form the agent waits on the user for, if any. */
+  waitingQuestion(): WaitingQuestion | null {
+    return this.readOnly ? null : waitingQuestionOf(this);
   }
 
   record(): TranscriptRecord {

@@ -72,9 +72,15 @@ export class ThreadModel implements SessionFactsOwner {
 
   /** The newest tool call that matches, e.g. the edit a write most likely belongs to. */
   findLastToolCall(matches: (tool: ToolCallView) => boolean): ToolCallView | undefined {
+    const entry = this.findLastEntry((candidate) => candidate.kind === 'toolCall' && matches(candidate.tool));
+    return entry?.kind === 'toolCall' ? entry.tool : undefined;
+  }
+
+  /** The newest entry that matches, read from the end (a question waiting is near it). */
+  findLastEntry(matches: (entry: ThreadEntry) => boolean): ThreadEntry | undefined {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
-      if (entry?.kind === 'toolCall' && matches(entry.tool)) return entry.tool;
+      if (entry && matches(entry)) return entry;
     }
     return undefined;
   }

@@ -33,6 +33,7 @@ export const COMMANDS = {
   saveRecording: 'tandem.saveRecording',
   replayRecording: 'tandem.replayRecording',
   addAgentFromRegistry: 'tandem.addAgentFromRegistry',
+  showWaitingQuestion: 'tandem.showWaitingQuestion',
 } as const;
 
 /** Every view package.json contributes. */
@@ -53,6 +54,7 @@ export const SETTINGS = {
   tellAgentAboutUndo: 'tandem.review.tellAgentAboutUndo',
   mcpServers: 'tandem.mcpServers',
   registryUrl: 'tandem.registryUrl',
+  notifyWhenWaiting: 'tandem.notifyWhenWaiting',
 } as const;
 
 /** Context keys Tandem sets, which package.json's `when` clauses read. */
@@ -85,3 +87,6 @@ export const FRAME_INSPECTOR_PANEL_TYPE = 'tandem.frameInspector';
 
 /** The usage status bar item (VS Code remembers by it whether the user hid the item). */
 export const USAGE_STATUS_ITEM = 'tandem.usage';
+
+/** The status bar item shown while an agent waits for the user. */
+export const WAITING_STATUS_ITEM = 'tandem.waiting';

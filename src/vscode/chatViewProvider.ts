@@ -10,6 +10,7 @@ import { renderPanelHtml } from './webviewHtml';
 export class ChatViewProvider extends DisposableBase implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | null = null;
   private viewSubscriptions = new DisposableStore();
+  private badge: vscode.ViewBadge | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -28,10 +29,17 @@ export class ChatViewProvider extends DisposableBase implements vscode.WebviewVi
     return this.view?.visible ?? false;
   }
 
+  /** The view's badge (kept for a view that is resolved later, as the activity bar shows it). */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = badge;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.viewSubscriptions.dispose();
     this.viewSubscriptions = new DisposableStore();
     this.view = view;
+    view.badge = this.badge;
     view.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] };
     view.webview.html = renderPanelHtml(view.webview, this.extensionUri);
     this.viewSubscriptions.add(view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));

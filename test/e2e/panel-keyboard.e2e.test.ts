@@ -1,6 +1,7 @@
 // The panel by keyboard and at a narrow side bar, in a real VS Code: answering a permission with
 // Enter leaves the keyboard on the answered card, a terminal pane lets Tab and Escape out, and the
-// message box starts at one line and grows with its text up to a limit.
+// message box starts at one line and grows with its text up to a limit; an agent that waits while
+// the panel is hidden is shown on the view's badge, the status bar and a notification.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -9,7 +10,7 @@ import { composerText, send, turnEnd } from '../support/panelUser';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { openTandemWorkbench, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
-import { screenshot } from '../support/workbench';
+import { screenshot, webviewFrame } from '../support/workbench';
 
 let tandem: TandemWorkbench | undefined;
 let page: Page;
@@ -143,6 +144,33 @@ describe('the panel by keyboard and at a narrow side bar, in code-server', () =>
       assert.ok(full.scrolls, 'beyond the limit the box scrolls');
       await input.fill('');
     }
+  });
+
+  test('an agent waiting while the panel is hidden shows a badge, a status bar item and a notification whose button answers it', { timeout: 180_000 }, async () => {
+    const turns = await panel.locator('.turn-ended').count();
+    // A long answer first, the permission queued behind it: it is asked once the panel is hidden.
+    await send(panel, 'slow');
+    await panel.locator('#send-button', { hasText: 'Stop' }).waitFor({ timeout: 30_000 });
+    await send(panel, 'permission');
+    await page.keyboard.press('Control+Shift+E');
+    await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 10_000 });
+
+    const tandemIcon = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"]), .activitybar .action-item[aria-label^="Tandem"]').first();
+    await tandemIcon.locator('.badge', { hasText: '1' }).waitFor({ timeout: 60_000 });
+    const status = page.locator('.statusbar-item', { hasText: 'Scripted agent is waiting for your permission' }).first();
+    await status.waitFor({ timeout: 10_000 });
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Scripted agent asks: Edit notes.md' });
+    await toast.waitFor({ timeout: 10_000 });
+    assert.deepEqual((await toast.locator('.monaco-button').allInnerTexts()).map((text) => text.trim()), ['Allow', 'Always allow', 'Reject', 'Show in Tandem']);
+    await screenshot(page, 'e2e-waiting-hidden-panel');
+
+    await toast.locator('.monaco-button', { hasText: /^Allow$/ }).click();
+    await status.waitFor({ state: 'detached', timeout: 15_000 });
+    await tandemIcon.locator('.badge', { hasText: '1' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await tandemIcon.click();
+    panel = await webviewFrame(page, '.entry', 30_000);
+    assert.equal(await turnEnd(panel, turns + 2, 60_000), 'end_turn');
+    assert.match(await panel.locator('.agent-message').last().innerText(), /Permission outcome: allow-once/);
   });
 
   test('High Contrast Light: axe finds nothing serious in the panel with its cards, a terminal and an answered question', { timeout: 120_000 }, async () => {

@@ -496,4 +496,5 @@ describe('Tandem panel in code-server', () => {
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     assert.equal(await themeOf(), first);
   });
+
 });

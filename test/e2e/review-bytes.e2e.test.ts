@@ -372,7 +372,7 @@ describe('review byte for byte in code-server', () => {
     await decideFile('note-off.txt', 'Undo');
     await expectBytes('note-off.txt', utf8('before\n'));
     await turn('hello again');
-    // The agent echoes the whole prompt it got: with the setting on, the note would come first.
+    // The agent echoes the whole prompt it got: with the setting on, the note would follow the text.
     assert.equal((await panel.locator('.agent-message').last().innerText()).trim(), 'Prompt: hello again');
   });
 

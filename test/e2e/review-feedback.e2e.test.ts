@@ -132,9 +132,9 @@ describe('feedback to the agent in code-server', () => {
 
     const prompt = await turn('Please act on my comment.');
     assert.deepEqual(prompt.blocks, [
-      '[Review comments from the user on your changes (1 comment). Line numbers are those of the files as they are now. Act on them along with the message that follows.]\n\n'
-        + '1. feedback.txt, line 2\nYour change there:\n- two\n+ TWO\nComment: Use a named constant here.',
       'Please act on my comment.',
+      '[Review comments from the user on your changes (1 comment). Line numbers are those of the files as they are now. Act on them along with the message above.]\n\n'
+        + '1. feedback.txt, line 2\nYour change there:\n- two\n+ TWO\nComment: Use a named constant here.',
     ]);
     await panel.locator('.notice', { hasText: 'Sent with this message: 1 comment on changes (feedback.txt line 2).' }).waitFor({ timeout: 10_000 });
     await list.waitFor({ state: 'detached', timeout: 10_000 });
@@ -160,9 +160,9 @@ describe('feedback to the agent in code-server', () => {
     const told = await turn('What did I change?');
     assert.equal(told.sessionId, first);
     assert.deepEqual(told.blocks, [
+      'What did I change?',
       '[Note from the editor: the user edited by hand some of the lines you changed. Line numbers are those of the files as they are now; read the files again before editing them.]\n\n'
         + 'feedback.txt, line 5:\nYou wrote:\n- FIVE\nThe user made it:\n+ FIVE edited by hand',
-      'What did I change?',
     ]);
     assert.deepEqual((await turn('And now?')).blocks, ['And now?'], 'told once');
   });
@@ -194,9 +194,9 @@ describe('feedback to the agent in code-server', () => {
 
     const prompt = await turn('After the reload.');
     assert.deepEqual(prompt.blocks, [
-      '[Review comments from the user on your changes (1 comment). Line numbers are those of the files as they are now. Act on them along with the message that follows.]\n\n'
-        + '1. feedback.txt, line 2\nYour change there:\n- two\n+ TWO\nComment: Still a magic number.',
       'After the reload.',
+      '[Review comments from the user on your changes (1 comment). Line numbers are those of the files as they are now. Act on them along with the message above.]\n\n'
+        + '1. feedback.txt, line 2\nYour change there:\n- two\n+ TWO\nComment: Still a magic number.',
     ]);
   });
 });

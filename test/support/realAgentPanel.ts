@@ -4,6 +4,7 @@ import { FrameStore } from '../../src/acp/frames';
 import type { ConversationView } from '../../src/contract/conversationView';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { SessionController } from '../../src/conversation/sessionController';
+import type { ReviewSource } from '../../src/review/reviewSource';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { silentLogger } from '../../src/util/logger';
 import type { AgentSpec } from './real-agents';
@@ -24,6 +25,8 @@ export interface AgentPanelOptions {
   stop?: (session: SessionController) => Promise<void>;
   /** Cleans up what the test started besides the agent (its model server, its spec's folders). */
   cleanup: () => Promise<void> | void;
+  /** The pending changes the panel reviews (none by default). */
+  review?: ReviewSource;
 }
 
 /** A panel presenter over the real agent of `spec`, opened (its session live); closed after the test. */
@@ -32,7 +35,7 @@ export async function openAgentPanel(t: { after(fn: () => unknown): void }, spec
   const posted: HostToWebview[] = [];
   const presenter = new ChatPresenter(() => [definitionFromSpec(spec)], spec.name, { workspace: () => folderScope(spec.cwd), trusted: true, frames, logger: silentLogger },
     (message) => posted.push(message),
-    { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined });
+    { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, options.review ?? null);
   t.after(async () => {
     await (options.stop ?? ((session) => session.stopAgent()))(presenter.currentSession);
     presenter.dispose();

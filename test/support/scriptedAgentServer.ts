@@ -266,10 +266,10 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
       terminalSignIn.require('prompt');
       const text = promptText(ctx.params.prompt);
       // The scenario is named by the user's own words. Tandem's notes (what the user undid or restored)
-      // come as text blocks ahead of them, and go to whichever conversation asks first after a reload.
+      // come as text blocks after them, and go to whichever conversation asks first after a reload.
       const ownWords = promptText(ctx.params.prompt.filter((block) => !(block.type === 'text' && block.text.startsWith(EDITOR_NOTE_PREFIX))));
       const [word = 'echo', ...restWords] = ownWords.split(/\s+/);
-      // An echo under notes repeats the whole prompt, notes first: tests read from it what reached the agent.
+      // An echo with notes repeats the whole prompt, block by block: tests read from it what reached the agent.
       const scenario = word === 'echo' && ownWords !== text ? undefined : scenarios[word];
       // A closed connection stops the turn too: an agent in memory outlives nothing it served.
       const signal = AbortSignal.any([cancels.begin(ctx.params.sessionId), ctx.signal]);

@@ -69,7 +69,7 @@ describe('ChatPresenter', () => {
     assert.deepEqual(actions, ['traffic', 'src/a.ts#L3']);
   });
 
-  test('what the user undid reaches the agent ahead of the next prompt, not the thread', async (t) => {
+  test('what the user undid reaches the agent after the next prompt\'s own text, not the thread; a slash command goes as typed and the note waits', async (t) => {
     const notes = ['[Note: the user undid 1 of 2 changes to a.ts]'];
     let owner = '';
     const review = {
@@ -82,11 +82,14 @@ describe('ChatPresenter', () => {
     // The conversation that asks is the one whose key owns the change: its tab's id.
     owner = presenter.currentSession.key;
     assert.equal(owner, presenter.state().tabs.activeTabId);
+    // Agents read a command from the first text block: it goes alone, exactly as typed.
+    await presenter.sendPrompt('/echo now');
+    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: /echo now');
     await presenter.sendPrompt('echo next step');
     // The scripted agent echoes every text block of the prompt, in order.
-    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: [Note: the user undid 1 of 2 changes to a.ts]echo next step');
-    const user = presenter.currentSession.thread.snapshot().find((entry) => entry.kind === 'user');
-    assert.equal(user?.kind === 'user' && user.text, 'echo next step');
+    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: next step[Note: the user undid 1 of 2 changes to a.ts]');
+    const users = presenter.currentSession.thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+    assert.deepEqual(users, ['/echo now', 'echo next step']);
     await presenter.sendPrompt('echo again');
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: again', 'a note is sent once');
   });

@@ -59,11 +59,11 @@ describe('review comments for the agent', () => {
     assert.equal(shown?.type === 'reviewChanged' && shown.review.feedback?.comments.length, 2, 'the panel is told');
 
     await send(panel, 'echo please fix');
-    assert.deepEqual(panel.prompts().at(-1), [[
-      '[Review comments from the user on your changes (2 comments). Line numbers are those of the files as they are now. Act on them along with the message that follows.]',
+    assert.deepEqual(panel.prompts().at(-1), ['echo please fix', [
+      '[Review comments from the user on your changes (2 comments). Line numbers are those of the files as they are now. Act on them along with the message above.]',
       '1. src/a.ts, line 2\nYour change there:\n- b\n+ B\nComment: Use a constant here.',
       '2. src/a.ts, lines 4-5\nYour change there:\n+ d\n+ e\nComment: Why two lines?',
-    ].join('\n\n'), 'echo please fix']);
+    ].join('\n\n')]);
     const entries = panel.session().thread.snapshot();
     const user = entries.findIndex((entry) => entry.kind === 'user');
     assert.deepEqual(entries[user], { ...entries[user], text: 'echo please fix' }, 'the message in the thread is the user\'s own text');
@@ -86,7 +86,7 @@ describe('review comments for the agent', () => {
     await panel.presenter.handle({ type: 'reviewFeedback', change: { kind: 'editComment', commentId: panel.review().feedback?.comments[1]?.id ?? '', text: 'Why was this here?' } });
 
     await send(panel, 'echo go');
-    const [context = ''] = panel.prompts().at(-1) ?? [];
+    const [, context = ''] = panel.prompts().at(-1) ?? [];
     assert.match(context, /1\. notes\.md, line 4\nYour change there:\n\+ d\nComment: Keep the list short\./);
     assert.match(context, /2\. notes\.md, line 2 \(as last seen: this change is no longer pending, it was kept, undone or edited since\)\nYour change there:\n\+ new\nComment: Why was this here\?/);
   });

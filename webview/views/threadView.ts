@@ -6,6 +6,7 @@ import { button, el, icon, textWithCode } from '../dom';
 import { RenderCadence } from '../renderCadence';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import type { PostToHost } from '../vscodeApi';
+import { JumpToLatest } from './jumpToLatest';
 import { CheckpointPreviewPanel, checkpointActions, sameCheckpointActions, type CheckpointPost } from './checkpointPreview';
 import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
@@ -75,6 +76,9 @@ function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
     el('ol', { class: 'plan-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(planIcons[item.status]), ` ${item.content}`))));
 }
 
+/** How close to the end counts as at the end (a last line's worth). */
+const NEAR_END_PX = 40;
+
 /**
  * The conversation. The entries are the contract's list with the host's deltas applied; the
  * rows follow the same deltas so only what changed is drawn again. Streamed text is appended and
@@ -89,6 +93,14 @@ export class ThreadView {
   /** Rows came, went or were drawn again since the last frame: the next frame follows them, whatever the cadence says. */
   private rowsChanged = false;
   private followBottom = true;
+  /** Something arrived while the reader was away from the end: "Latest" shows once the end is out of view. */
+  private newBelow = false;
+  /**
+   * The reader went up themselves (wheel, keys, the scroll bar). Following can also stop for a
+   * moment while the browser keeps the view steady as blocks above settle; that is no reason to
+   * offer a way back.
+   */
+  private readerLeft = false;
   /** Where the view was scrolled at the last scroll event: reaching the end resumes following only on the way down. */
   private lastScrollTop = 0;
   /** Where the view's own scroll to the end put it: the scroll event that reports it, a frame later, says nothing about the reader. */
@@ -101,12 +113,15 @@ export class ThreadView {
   private readonly openThoughts = new Set<HTMLDetailsElement>();
   private readonly blocks: ThreadBlocks;
   private readonly sizes: ResizeObserver;
+  /** Shown while the reader is away from the end and something new came; the host places it under the thread. */
+  readonly jumpToLatest: JumpToLatest;
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
     // Following the end, the view stays at the end whenever the thread or its view changes height,
     // also after the frame that scrolled there: a block can be sized a frame later, and the
     // composer grows when a turn ends (its usage shows), taking the last line out of view.
+    this.jumpToLatest = new JumpToLatest(() => this.followEnd(), container);
     this.sizes = new ResizeObserver(() => this.keepAtEnd());
     this.sizes.observe(container);
     this.blocks = new ThreadBlocks(container, (block) => this.sizes.observe(block));
@@ -123,19 +138,21 @@ export class ThreadView {
       this.lastScrollTop = top;
       if (top === this.ownScrollTop) return;
       this.ownScrollTop = null;
-      if (container.scrollHeight - top - container.clientHeight < 40) {
+      if (this.distanceFromEnd() < NEAR_END_PX) {
         if (down) this.followBottom = true;
+        if (this.followBottom) this.hideJump();
       } else if (!this.frameRequested) this.followBottom = false;
     });
     // What the reader does to go up stops the following at once, even while content keeps coming.
     container.addEventListener('wheel', (event) => {
-      if (event.deltaY < 0) this.followBottom = false;
+      if (event.deltaY < 0) this.leaveEnd();
     }, { passive: true });
     container.addEventListener('keydown', (event) => {
-      if (['PageUp', 'ArrowUp', 'Home'].includes(event.key)) this.followBottom = false;
+      if (['PageUp', 'ArrowUp', 'Home'].includes(event.key)) this.leaveEnd();
+      if (event.key === 'End' && this.jumpToLatest.shown) this.followEnd();
     });
     container.addEventListener('pointerdown', (event) => {
-      if (event.target === container) this.followBottom = false;
+      if (event.target === container) this.leaveEnd();
     });
     container.addEventListener('click', (event) => {
       const anchor = (event.target as HTMLElement).closest('a');
@@ -181,6 +198,15 @@ export class ThreadView {
     }
   }
 
+  /** The view goes to the end and follows it again (the reader asked, or sent a message). */
+  followEnd(): void {
+    this.followBottom = true;
+    this.hideJump();
+    this.keepAtEnd();
+    this.rowsChanged = true;
+    this.scheduleFrame();
+  }
+
   reset(entries: ThreadEntry[]): void {
     this.entries = entries;
     this.clearRows();
@@ -194,6 +220,9 @@ export class ThreadView {
     this.entries = applyThreadDeltas(this.entries, deltas);
     for (const delta of deltas) this.draw(delta);
     if (deltas.some((delta) => delta.type !== 'textAppended')) this.rowsChanged = true;
+    // The user's own message (sent, or its turn come from the queue) brings the view to it and what follows.
+    if (deltas.some((delta) => delta.type === 'entryAdded' && delta.entry.kind === 'user')) this.followEnd();
+    else if (!this.followBottom && deltas.length > 0) this.newBelow = true;
     // A turn's end is attached at once; the text before it is drawn with it, not a frame after
     // (which showed the ended turn, its queue going out and its meter, above words not yet there).
     if (deltas.some(endsTurn)) this.drawText();
@@ -226,6 +255,7 @@ export class ThreadView {
     this.emptyState = null;
     this.container.replaceChildren();
     this.followBottom = true;
+    this.hideJump();
   }
 
   private add(entry: ThreadEntry): void {
@@ -314,10 +344,32 @@ export class ThreadView {
       this.cadence.render(now, () => {
         const behind = this.drawText();
         this.keepAtEnd();
+        this.showJumpIfAway();
         return behind;
       });
       if (this.dirty.size > 0) this.scheduleFrame();
     });
+  }
+
+  /** "Latest" shows when something new is below a reader who went up and is still away from the end. */
+  private showJumpIfAway(): void {
+    if (!this.newBelow || !this.readerLeft || this.followBottom) return;
+    if (this.distanceFromEnd() >= NEAR_END_PX) this.jumpToLatest.show();
+  }
+
+  private leaveEnd(): void {
+    this.followBottom = false;
+    this.readerLeft = true;
+  }
+
+  private hideJump(): void {
+    this.newBelow = false;
+    this.readerLeft = false;
+    this.jumpToLatest.hide();
+  }
+
+  private distanceFromEnd(): number {
+    return this.container.scrollHeight - this.container.scrollTop - this.container.clientHeight;
   }
 
   /** While the view follows the thread's end, it is scrolled there. */

@@ -27,7 +27,7 @@ function excerpt(lines: readonly string[]): string[] {
 
 /** The block the agent gets with the next prompt. */
 export function commentContext(comments: readonly ReviewCommentView[]): string {
-  const intro = `[Review comments from the user on your changes (${commentCountText(comments.length)}). Line numbers are those of the files as they are now. Act on them along with the message that follows.]`;
+  const intro = `[Review comments from the user on your changes (${commentCountText(comments.length)}). Line numbers are those of the files as they are now. Act on them along with the message above.]`;
   return [intro, ...comments.map(commentText)].join('\n\n');
 }
 

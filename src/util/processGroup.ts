@@ -41,18 +41,42 @@ export interface GroupLeader {
 }
 
 const POLL_MS = 100;
-/** SIGKILL is repeated this many polls at most, for what the tree forked while it was being ended. */
+/**
+ * SIGKILL is repeated for what the tree forked while it was being ended, this many polls at
+ * most: a zombie counts as a member until init reaps it, which some containers never do.
+ */
 const KILL_ROUNDS = 5;
 
-/** Signals the group and every process of its tree; true while any of them was there to signal. */
-function signalAll(leader: GroupLeader, signal: NodeJS.Signals | 0): boolean {
-  const alive = groupAlive(leader.pid);
-  const tree = leader.treeMark === undefined ? [] : treeMembers(leader.treeMark);
+/**
+ * Signals the group and every process of its tree; true while any of them was there. Signal 0
+ * only looks. The tree is read first: a child that dropped the mark is found by its parent
+ * chain only while its parent lives.
+ */
+async function signalAll(leader: GroupLeader, signal: NodeJS.Signals | 0): Promise<boolean> {
+  const tree = leader.treeMark === undefined ? [] : await treeMembers(leader.treeMark);
   if (signal !== 0) {
     signalGroup(leader.pid, signal);
     signalProcesses(tree, signal);
   }
-  return alive || tree.length > 0;
+  return groupAlive(leader.pid) || tree.length > 0;
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
+/**
+ * SIGTERM to the group and its tree now, SIGKILL to whatever is left at `deadline`. Polled
+ * rather than one timer: a group that empties early is let go at once, so a later group that
+ * happens to get the same id is never signalled; each poll also finds what the tree started
+ * since the last one.
+ */
+async function endGroupAndTree(leader: GroupLeader, deadline: number): Promise<void> {
+  let alive = await signalAll(leader, 'SIGTERM');
+  for (let killRounds = 0; alive && killRounds < KILL_ROUNDS;) {
+    await pause(POLL_MS);
+    const killing = Date.now() >= deadline;
+    if (killing) killRounds++;
+    alive = await signalAll(leader, killing ? 'SIGKILL' : 0);
+  }
 }
 
 /**
@@ -63,18 +87,7 @@ function signalAll(leader: GroupLeader, signal: NodeJS.Signals | 0): boolean {
  * SIGKILL may come after that.
  */
 export async function stopGroup(leader: GroupLeader, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  signalAll(leader, 'SIGTERM');
-  // Polled rather than one timer: a group that empties early is let go at once, so a later
-  // group that happens to get the same id is never signalled. Each poll also finds what the
-  // tree started since the last one.
-  let killRounds = 0;
-  const watch = setInterval(() => {
-    const killing = Date.now() >= deadline;
-    // A zombie counts as a member until init reaps it, which some containers never do.
-    if (!signalAll(leader, killing ? 'SIGKILL' : 0) || (killing && ++killRounds >= KILL_ROUNDS)) clearInterval(watch);
-  }, POLL_MS);
-  watch.unref?.();
+  void endGroupAndTree(leader, Date.now() + graceMs);
   await leader.exited;
 }
 

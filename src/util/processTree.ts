@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 /**
  * A program can leave the process group Tandem started it in: Claude Code runs every Bash
@@ -38,25 +39,28 @@ interface ProcessEntry {
   parent: number;
 }
 
-/** Live (not zombie) processes with their parents; a process that ends while it is read is left out. */
-function liveProcesses(): ProcessEntry[] {
-  const entries: ProcessEntry[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (name.charCodeAt(0) > 57) continue;
+/**
+ * Live (not zombie) processes with their parents; a process that ends while it is read is left
+ * out. Read asynchronously: on a busy machine a pass over /proc takes tens of milliseconds,
+ * which must not stall the extension host.
+ */
+async function liveProcesses(): Promise<ProcessEntry[]> {
+  const names = (await readdir('/proc')).filter((name) => name.charCodeAt(0) <= 57);
+  const entries = await Promise.all(names.map(async (name): Promise<ProcessEntry | null> => {
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const stat = await readFile(`/proc/${name}/stat`, 'latin1');
       const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
-      if (state !== 'Z') entries.push({ pid: Number(name), parent: Number(parent) });
+      return state === 'Z' ? null : { pid: Number(name), parent: Number(parent) };
     } catch {
-      // Gone since the directory was listed.
+      return null; // Gone since the directory was listed.
     }
-  }
-  return entries;
+  }));
+  return entries.filter((entry) => entry !== null);
 }
 
-function carriesMark(pid: number, needle: string): boolean {
+async function carriesMark(pid: number, needle: string): Promise<boolean> {
   try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle);
+    return (await readFile(`/proc/${pid}/environ`, 'latin1')).includes(needle);
   } catch {
     // Gone, or not ours to read (another user's, or one that made itself undumpable).
     return false;
@@ -67,12 +71,12 @@ function carriesMark(pid: number, needle: string): boolean {
  * The live processes of a tree: every process that carries its mark (its first process too),
  * and every process whose parent chain reaches one of those. Empty where trees are not tracked.
  */
-export function treeMembers(mark: string): number[] {
+export async function treeMembers(mark: string): Promise<number[]> {
   if (!treesTracked) return [];
-  const processes = liveProcesses();
+  const processes = await liveProcesses();
   const needle = `${TREE_VARIABLE}=${mark}`;
-  const members = new Set<number>();
-  for (const { pid } of processes) if (pid !== process.pid && carriesMark(pid, needle)) members.add(pid);
+  const marked = await Promise.all(processes.map(({ pid }) => pid !== process.pid && carriesMark(pid, needle)));
+  const members = new Set(processes.filter((_, at) => marked[at]).map(({ pid }) => pid));
   const childrenOf = new Map<number, number[]>();
   for (const { pid, parent } of processes) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), pid]);
   const pending = [...members];

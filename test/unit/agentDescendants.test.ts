@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test, type TestContext } from 'node:test';
 import { AgentProcess } from '../../src/acp/agentProcess';
+import { CommandProcess } from '../../src/terminals/commandProcess';
 import { isAlive } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
 
@@ -90,5 +91,16 @@ describe('processes an agent started outside its process group', () => {
     host.kill('SIGKILL');
     // Only the watcher outside the host is left to end them.
     await waitFor(() => allGone([agentPid, plain, stubborn, grandchild]), 'every child that left the agent\'s group to be gone', 15_000);
+  });
+});
+
+describe('processes an agent\'s command started outside its process group', () => {
+  test('end when the command is killed', { timeout: 30_000 }, async (t) => {
+    const command = await CommandProcess.start({ file: process.execPath, args: ['-e', AGENT], env: { PATH: process.env.PATH ?? '' }, cwd: process.cwd(), outputByteLimit: 10_000 });
+    const pids = await waitFor(() => (command.output.text(false).includes(']') ? (JSON.parse(command.output.text(false)) as number[]) : undefined), 'the pids of the command\'s children', 15_000);
+    t.after(() => pids.forEach((pid) => isAlive(pid) && process.kill(pid, 'SIGKILL')));
+    assert.ok(pids.every(isAlive));
+    await command.kill();
+    await waitFor(() => allGone(pids), 'every child that left the command\'s group to be gone', 10_000);
   });
 });

@@ -12,6 +12,8 @@
  *                (needs dist/tandem.vsix: `npm run package` first)
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
+ *   processTree  one pass over /proc that finds an agent's process tree (wall, CPU, event-loop stall);
+ *                an agent killed with children in sessions of their own, until they are gone (Linux)
  *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
  *                host ingest with frames kept for recordings vs not (ratio)
  *   streaming    a long answer from the real Claude adapter into the panel in code-server (needs dist/tandem.vsix)
@@ -42,6 +44,7 @@ import { hostIngestBench } from './hostIngest/hostIngestBench';
 import { inspectorBench } from './inspector/inspectorBench';
 import { machine } from './shared/machine';
 import { panelReadyBench } from './panelReady/panelReadyBench';
+import { processTreeBench } from './processTree/processTreeBench';
 import { reviewBench } from './review/reviewBench';
 import { Cleanup } from './shared/resources';
 import { stableTable } from './shared/report';
@@ -49,7 +52,7 @@ import { round } from './shared/stats';
 import { streamingBench } from './streaming/streamingBench';
 import { terminalBench } from './terminal/terminalBench';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, processTreeBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

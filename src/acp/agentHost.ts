@@ -7,6 +7,7 @@ import type { AgentChannel, AgentStarter } from './agentChannel';
 import { offered, type ClientPorts, type ElicitationPort, type FsPort, type TerminalPort } from './clientPorts';
 import type { FrameListener } from '../wire/frame';
 import type { Logger } from '../util/logger';
+import { treesTracked } from '../util/processTree';
 
 /** One session's side of a shared agent connection. */
 export interface HostedSession {
@@ -148,6 +149,7 @@ export function hostFor(launch: AgentLaunch, options: { pool: AgentHostPool | un
   const host = new AgentHost(launch, options.onFrame, options.offers, options.start);
   host.process.onStderrLine((line) => options.log.debug(`stderr: ${line}`));
   void host.process.priority?.then((done) => options.log.info(`${options.label} runs below the editor: ${done}`));
+  if (!treesTracked && host.process.pid !== undefined) options.log.info(`${options.label}: without /proc here, a program it starts outside its process group is not ended with it`);
   options.pool?.add(key, host);
   return host;
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { startReaper, stopGroup } from '../util/processGroup';
+import { newTreeMark, treeEnvironment } from '../util/processTree';
 import { startedAt, type AgentPriority } from '../util/processPriority';
 import { OutputBuffer } from './outputBuffer';
 
@@ -26,14 +27,16 @@ const KILL_GRACE_MS = 1500;
 const DRAIN_MS = 200;
 
 /**
- * One command an agent runs through `terminal/create`: its own process group (so Stop reaches
- * every child), no stdin to wait on, stdout and stderr interleaved into one byte-bounded buffer.
+ * One command an agent runs through `terminal/create`: its own process group and a tree mark
+ * (so Stop reaches every child, one in a session of its own too), no stdin to wait on, stdout
+ * and stderr interleaved into one byte-bounded buffer.
  */
 export class CommandProcess implements Disposable {
   readonly output: OutputBuffer;
   readonly exited: Promise<CommandExit>;
   /** What lowering the command's priority did, for the log; null when it runs as any program. */
   readonly priority: Promise<string> | null;
+  private readonly treeMark = newTreeMark();
   private readonly child: ChildProcessByStdio<null, Readable, Readable>;
   private readonly spawned: Promise<void>;
   private status: CommandExit | null = null;
@@ -52,7 +55,7 @@ export class CommandProcess implements Disposable {
     this.output = new OutputBuffer(launch.outputByteLimit);
     this.child = spawn(launch.file, launch.args, {
       cwd: launch.cwd,
-      env: launch.env,
+      env: { ...launch.env, ...treeEnvironment(this.treeMark) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -67,7 +70,7 @@ export class CommandProcess implements Disposable {
     this.child.stderr.on('data', take);
     this.spawned = new Promise<void>((resolve, reject) => {
       this.child.once('spawn', () => {
-        startReaper(this.child.pid, 'host');
+        startReaper(this.child.pid, 'host', this.treeMark);
         resolve();
       });
       this.child.once('error', (error) => {
@@ -103,9 +106,9 @@ export class CommandProcess implements Disposable {
     return this.status;
   }
 
-  /** Ends the whole process tree, jobs the program left running in its group included. */
+  /** Ends the whole process tree, jobs the program left running in its group or outside it included. */
   kill(): Promise<void> {
-    return stopGroup({ pid: this.child.pid, exited: this.exited }, KILL_GRACE_MS);
+    return stopGroup({ pid: this.child.pid, exited: this.exited, treeMark: this.treeMark }, KILL_GRACE_MS);
   }
 
   dispose(): void {

@@ -1,11 +1,13 @@
 /**
  * An ACP agent (stdio) for kill tests: it works the way real agents do at every point where a
- * kill can land. From its start it has a process tree in its group, as an adapter has the
- * program it drives (a plain child, a grandchild through a shell; with FAULT_AGENT_STUBBORN=1
- * a child that ignores SIGTERM, with FAULT_AGENT_SHARES_STDERR=1 one that writes to the agent's
- * own stderr, as a driven program often does, and so holds that pipe open). A prompt `work <json>` (see
- * faultWork.ts) streams numbered chunks, runs a read tool call, writes files (announced first, then
- * written on the disk itself or through fs/write_text_file) and asks a permission.
+ * kill can land. From its start it has a process tree, as an adapter has the program it drives:
+ * in its group a plain child and a grandchild through a shell; in sessions of their own (as
+ * Claude Code runs every Bash command) a plain child and a grandchild through a shell; with
+ * FAULT_AGENT_STUBBORN=1 a child that ignores SIGTERM in each, with FAULT_AGENT_SHARES_STDERR=1
+ * one that writes to the agent's own stderr, as a driven program often does, and so holds that
+ * pipe open. A prompt `work <json>` (see faultWork.ts) streams numbered chunks, runs a read tool
+ * call, writes files (announced first, then written on the disk itself or through
+ * fs/write_text_file) and asks a permission.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,9 +16,11 @@ import { PERMISSION_OPTIONS, promptText, stdioStream, update } from '../../src/d
 import { chunkText, type FaultWork } from './faultWork';
 
 function startChildren(env: NodeJS.ProcessEnv): void {
-  spawn('sleep', ['1000'], { stdio: 'ignore' });
-  spawn('sh', ['-c', 'sleep 1000 & wait'], { stdio: 'ignore' });
-  if (env.FAULT_AGENT_STUBBORN === '1') spawn('sh', ['-c', 'trap "" TERM; exec sleep 1000'], { stdio: 'ignore' });
+  for (const ownSession of [false, true]) {
+    spawn('sleep', ['1000'], { stdio: 'ignore', detached: ownSession });
+    spawn('sh', ['-c', 'sleep 1000 & wait'], { stdio: 'ignore', detached: ownSession });
+    if (env.FAULT_AGENT_STUBBORN === '1') spawn('sh', ['-c', 'trap "" TERM; exec sleep 1000'], { stdio: 'ignore', detached: ownSession });
+  }
   if (env.FAULT_AGENT_SHARES_STDERR === '1') spawn('sleep', ['1000'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 

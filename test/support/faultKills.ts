@@ -1,8 +1,9 @@
 /**
  * Agents killed at random points, each in a Tandem session over a real process (faultAgent.ts,
- * with a process tree in its group from the start): during the handshake, while text streams,
- * during a tool call, during a file write, during a permission request. A kill holds when
- * nothing of the agent's process group is left, every session/update that arrived before it
+ * with a process tree from the start, in its group and in sessions of their own): during the
+ * handshake, while text streams, during a tool call, during a file write, during a permission
+ * request. A kill holds when no process the agent started is left (each carries the case's
+ * own variable, so it is found in any group or session), every session/update that arrived before it
  * is in the thread, the session does not say ready, and (in some cases) Restart works. The
  * files the agent changed before dying are handed back for the review side to check.
  */
@@ -16,7 +17,7 @@ import type { SessionController } from '../../src/conversation/sessionController
 import { bundleAgent } from './agentBundle';
 import { chunkText, type FaultWork } from './faultWork';
 import { bounded, CaseScope, CrashGuard, FaultTally, type FaultResult, type FaultRun } from './faultRun';
-import { groupMembers } from './processGroups';
+import { groupMembers, processesCarrying } from './processGroups';
 import { allowingPermissions } from './reviewHarness';
 import { Random } from './reviewStressCases';
 import { scriptedEnvironment, scriptedSession, tempWorkspace } from './sessionBuilders';
@@ -71,6 +72,8 @@ const CASE_TIMEOUT_MS = 30_000;
 const GROUP_GONE_MS = 8000;
 /** One case in this many also restarts the agent and runs a turn to its end. */
 const RESTART_EVERY = 10;
+/** In the agent's environment, with the case's own value: inherited by every process it starts. */
+const CASE_VARIABLE = 'FAULT_AGENT_CASE';
 
 /** The frames that can trigger a kill at each point, in the order they come. */
 const triggers: Record<KillPoint, (frame: Frame, plan: KillPlan) => boolean> = {
@@ -98,7 +101,11 @@ function plan(index: number, seed: number, workspace: string): KillPlan {
     files: files.map((file, at) => ({ path: file.path, content: `written by the agent ${index}.${at}\n`, via: random.chance(0.5) ? 'fs' : 'disk' })),
     permission: point === 'permission' || random.chance(0.3),
   };
-  const env = { ...(random.chance(0.3) ? { FAULT_AGENT_STUBBORN: '1' } : {}), ...(random.chance(0.3) ? { FAULT_AGENT_SHARES_STDERR: '1' } : {}) };
+  const env = {
+    [CASE_VARIABLE]: `${process.pid}-${index}`,
+    ...(random.chance(0.3) ? { FAULT_AGENT_STUBBORN: '1' } : {}),
+    ...(random.chance(0.3) ? { FAULT_AGENT_SHARES_STDERR: '1' } : {}),
+  };
   return { index, point, signal: random.pick(SIGNALS), nth: random.int(TRIGGER_COUNTS[point](work)), delayMs: point !== 'handshake' && random.chance(0.5) ? random.int(5) : 0, env, work, files };
 }
 
@@ -135,23 +142,34 @@ function changes(files: KillPlan['files']): AgentChange[] {
   });
 }
 
-/** Kills the agent when the plan's frame comes; `killed` is the pid it killed, once it did. */
-function armKill(session: SessionController, frames: FrameStore, plan: KillPlan): { killed(): number | undefined; disarm(): void } {
+/** The live processes the case's agent started (and the agent), in any group or session. */
+const caseProcesses = (plan: KillPlan) => processesCarrying(CASE_VARIABLE, plan.env[CASE_VARIABLE] ?? '');
+
+/**
+ * Kills the agent when the plan's frame comes; `killed` is the pid it killed, once it did, and
+ * `apart` how many processes it had started outside its group then.
+ */
+function armKill(session: SessionController, frames: FrameStore, plan: KillPlan): { killed(): number | undefined; apart(): number; disarm(): void } {
   let seen = 0;
   let killed: number | undefined;
+  let apart = 0;
   const kill = () => {
     killed = session.agentPid;
-    if (killed !== undefined) process.kill(killed, plan.signal);
+    if (killed === undefined) return;
+    process.kill(killed, plan.signal);
+    // Counted before this process (Tandem's host too) can react to the kill.
+    const group = new Set(groupMembers(killed));
+    apart = caseProcesses(plan).filter((pid) => !group.has(pid)).length;
   };
   const listener = frames.onFrame((frame) => {
     if (!triggers[plan.point](frame, plan) || seen++ !== plan.nth) return;
     if (plan.delayMs === 0) kill();
     else setTimeout(kill, plan.delayMs);
   });
-  return { killed: () => killed, disarm: () => listener.dispose() };
+  return { killed: () => killed, apart: () => apart, disarm: () => listener.dispose() };
 }
 
-async function afterKill(session: SessionController, plan: KillPlan, pid: number, frames: readonly Frame[]): Promise<string[]> {
+async function afterKill(session: SessionController, plan: KillPlan, frames: readonly Frame[]): Promise<string[]> {
   const problems: string[] = [];
   try {
     // A kill just after the turn ended is seen a moment later.
@@ -160,9 +178,9 @@ async function afterKill(session: SessionController, plan: KillPlan, pid: number
     problems.push('the session says ready after its agent was killed');
   }
   try {
-    await waitFor(() => groupMembers(pid).length === 0, 'the agent group to be gone', GROUP_GONE_MS);
+    await waitFor(() => caseProcesses(plan).length === 0, 'every process the agent started to be gone', GROUP_GONE_MS);
   } catch {
-    problems.push(`processes of the agent's group left: ${groupMembers(pid).join(', ')}`);
+    problems.push(`processes the agent started left: ${caseProcesses(plan).join(', ')}`);
   }
   problems.push(...lostEntries(session, frames));
   if (plan.index % RESTART_EVERY === 0) {
@@ -176,7 +194,8 @@ async function afterKill(session: SessionController, plan: KillPlan, pid: number
   return problems;
 }
 
-async function killCase(plan: KillPlan, agentFile: string, scope: CaseScope, workspace: string, run: KillRun): Promise<string | undefined> {
+/** `onApart`: how many processes the agent had started outside its group when it was killed. */
+async function killCase(plan: KillPlan, agentFile: string, scope: CaseScope, workspace: string, run: KillRun & { onApart(count: number): void }): Promise<string | undefined> {
   for (const file of plan.files) if (file.before !== null) writeFileSync(file.path, file.before);
   const review = run.review?.(workspace);
   const environment = scriptedEnvironment(scope, { workspace, agent: 'process', ...(review ? { scope: review.scope } : {}) });
@@ -198,7 +217,8 @@ async function killCase(plan: KillPlan, agentFile: string, scope: CaseScope, wor
   const pid = await waitFor(() => trigger.killed(), 'the kill', 1000).catch(() => undefined);
   trigger.disarm();
   if (pid === undefined) return 'the kill point was never reached';
-  const problems = await afterKill(session, plan, pid, environment.frames.frames());
+  run.onApart(trigger.apart());
+  const problems = await afterKill(session, plan, environment.frames.frames());
   const changed = changes(plan.files);
   run.onChanges?.(plan.index, workspace, changed);
   if (review) problems.push(...(await review.check(changed)));
@@ -212,6 +232,7 @@ export async function runKillFaults(run: KillRun): Promise<FaultResult> {
   const agentDir = mkdtempSync(join(tmpdir(), 'tandem-fault-agent-'));
   const perPoint = new Map<KillPoint, number>();
   let changed = 0;
+  let apart = 0;
   try {
     const agentFile = await bundleAgent(join(__dirname, 'faultAgent.ts'), join(agentDir, 'fault-agent.mjs'));
     let next = 1;
@@ -223,7 +244,9 @@ export async function runKillFaults(run: KillRun): Promise<FaultResult> {
         const kill = plan(index, run.seed ?? 1, workspace);
         const crashesBefore = guard.crashes.length;
         const failure = (await bounded(CASE_TIMEOUT_MS * 2, 'the kill', () => killCase(kill, agentFile, scope, workspace, {
-          ...run, onChanges: (at, folder, list) => { changed += list.length; run.onChanges?.(at, folder, list); },
+          ...run,
+          onChanges: (at, folder, list) => { changed += list.length; run.onChanges?.(at, folder, list); },
+          onApart: (count) => { apart += count; },
         }))) ?? (guard.crashes.length > crashesBefore ? `crashed: ${guard.crashes.at(-1)}` : undefined);
         await scope.close();
         perPoint.set(kill.point, (perPoint.get(kill.point) ?? 0) + 1);
@@ -236,6 +259,6 @@ export async function runKillFaults(run: KillRun): Promise<FaultResult> {
     guard.dispose();
     rmSync(agentDir, { recursive: true, force: true });
   }
-  tally.note(`kills per point: ${[...perPoint].map(([point, count]) => `${point} ${count}`).join(', ')}; ${changed} files changed by agents before they died`);
+  tally.note(`kills per point: ${[...perPoint].map(([point, count]) => `${point} ${count}`).join(', ')}; ${changed} files changed by agents before they died; ${apart} processes outside the killed agent's group when it died`);
   return tally.result;
 }

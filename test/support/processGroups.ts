@@ -29,6 +29,22 @@ export function groupMembers(pgid: number): number[] {
   return liveProcesses((fields) => Number(fields[2]) === pgid);
 }
 
+/**
+ * The live processes started with `name=value` in their environment: every descendant of a
+ * program started with it that kept its environment, in whatever group or session it went to,
+ * and after its parent died.
+ */
+export function processesCarrying(name: string, value: string): number[] {
+  const entry = `\0${name}=${value}\0`;
+  return liveProcesses((_fields, pid) => {
+    try {
+      return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(entry);
+    } catch {
+      return false; // Gone, or not ours to read.
+    }
+  });
+}
+
 /** How the scheduler treats a live process: its own nice, and its autogroup's (null where the kernel has none). */
 export function schedulingOf(pid: number): { nice: number; groupNice: number | null; group: string | null } {
   const fields = statFields(pid);

@@ -11,6 +11,8 @@
  *   editorUndo   Undo all of 200 hunks in a 20,000-line file through the real editor, in code-server
  *                (needs dist/tandem.vsix: `npm run package` first)
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
+ *   hostileInputs  hostile text through the credential matcher, whole-file rewrites through the diffs, FIFOs and
+ *                a 1 GB sparse file refused by fs/read_text_file (the unit tests prove the results, this times them)
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
  *   inspector    20,000 frames opened, filtered and reported; a 20,000-frame recording replayed instantly;
  *                host ingest with frames kept for recordings vs not (ratio)
@@ -39,6 +41,7 @@ import { stableFigures, type Bench, type BenchOptions, type Figures } from './sh
 import { fsReadBench } from './fsRead/fsReadBench';
 import { handshakeBench } from './handshake/handshakeBench';
 import { hostIngestBench } from './hostIngest/hostIngestBench';
+import { hostileInputsBench } from './hostileInputs/hostileInputsBench';
 import { inspectorBench } from './inspector/inspectorBench';
 import { machine } from './shared/machine';
 import { panelReadyBench } from './panelReady/panelReadyBench';
@@ -49,7 +52,7 @@ import { round } from './shared/stats';
 import { streamingBench } from './streaming/streamingBench';
 import { terminalBench } from './terminal/terminalBench';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, hostileInputsBench, terminalBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

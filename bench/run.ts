@@ -11,6 +11,8 @@
  *   editorUndo   Undo all of 200 hunks in a 20,000-line file through the real editor, in code-server
  *                (needs dist/tandem.vsix: `npm run package` first)
  *   fsRead       fs/read_text_file round trips for an open, unsaved 5 MB document
+ *   hostileInputs  hostile text through the credential matcher, whole-file rewrites through the diffs, FIFOs and
+ *                a 1 GB sparse file refused by fs/read_text_file (the unit tests prove the results, this times them)
  *   terminal     command output capture vs cat and a bare Node pipe reader; peak memory
  *   processTree  one pass over /proc that finds an agent's process tree (wall, CPU, event-loop stall);
  *                an agent killed with children in sessions of their own, until they are gone (Linux)
@@ -41,6 +43,7 @@ import { stableFigures, type Bench, type BenchOptions, type Figures } from './sh
 import { fsReadBench } from './fsRead/fsReadBench';
 import { handshakeBench } from './handshake/handshakeBench';
 import { hostIngestBench } from './hostIngest/hostIngestBench';
+import { hostileInputsBench } from './hostileInputs/hostileInputsBench';
 import { inspectorBench } from './inspector/inspectorBench';
 import { machine } from './shared/machine';
 import { panelReadyBench } from './panelReady/panelReadyBench';
@@ -52,7 +55,7 @@ import { round } from './shared/stats';
 import { streamingBench } from './streaming/streamingBench';
 import { terminalBench } from './terminal/terminalBench';
 
-const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, terminalBench, processTreeBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
+const BENCHES: Bench[] = [handshakeBench, hostIngestBench, reviewBench, checkpointsBench, editorUndoBench, fsReadBench, hostileInputsBench, terminalBench, processTreeBench, inspectorBench, streamingBench, bigThreadBench, panelReadyBench, bundlesBench];
 
 interface Selection {
   options: BenchOptions;

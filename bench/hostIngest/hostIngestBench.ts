@@ -227,7 +227,7 @@ export const hostIngestBench: Bench = {
         '   F: the raw client receiving the same flood, session/prompt sent -> response: roughly what the agent and the pipe allow.',
         '   host CPU: this process\'s CPU time during the run; in E and F the agent works in parallel on another core.',
         `   frame tee, one long line in ${PIPE_CHUNK_BYTES / 1024} KiB chunks, ms per MB: ${TEE_LINE_MEGABYTES.map((megabytes) => `${megabytes} MB ${ms(teeLines[`${megabytes}MB`]?.value ?? Number.NaN)}`).join(', ')} (the same for every size when the cost is linear).`,
-        `   redaction of a ${largeFrame.frameMB?.value ?? '?'} MB fs answer the frame store keeps: longest time the host went without a turn while the store redacted it ${range(largeFrame.longestSliceMs)}; the same frame redacted in one go ${range(largeFrame.inOneGoMs)}.`,
+        `   redaction of a ${largeFrame.frameMB?.value ?? '?'} MB fs answer the frame store keeps: longest time the host went without a turn while the store redacted it ${range(largeFrame.longestSliceMs)}, while it was redacted afresh in slices (an export) ${range(largeFrame.longestAfreshSliceMs)}; the same frame redacted in one go ${range(largeFrame.inOneGoMs)}.`,
         `   redaction of a streamed answer (${count(streamed.frames?.value ?? 0)} chunk frames of the streaming bench's 200 KB answer), as the frame store and the live traffic channel do it: ${range(streamed.msPer1000Frames)} per 1,000 frames.`,
         ...(figures.wireLineMatches?.value === 0 ? ['   note: the pre-generated line differs from the line the agent wrote on the wire.'] : []),
       ],

@@ -12,7 +12,7 @@ import type { Frame, Page } from 'playwright-core';
 import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
 import { lastLineInView, longMarkdown } from '../support/longAnswer';
 import type { ScriptedModelServer } from '../support/model-servers/script';
-import { schedulingOf, sessionLeadersIn } from '../support/processGroups';
+import { schedulerGroupCheck, schedulingOf, sessionLeadersIn } from '../support/processGroups';
 import { openNewTab, pickAgent, pickedAgent, saveUserSettings, send, tandemLogText, turnEnd } from '../support/panelUser';
 import { tempWorkspace } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
@@ -67,11 +67,13 @@ after(async () => {
 });
 
 describe('a long answer from the real Claude adapter in code-server', () => {
-  test('the adapter the editor started runs below the editor: the below-normal nice, for it and for its scheduler group', async () => {
+  test('the adapter the editor started runs below the editor: the below-normal nice, for it and for its scheduler group', async (t) => {
     const adapter = await newAdapter([]);
     const scheduling = schedulingOf(adapter);
     assert.equal(scheduling.nice, constants.priority.PRIORITY_BELOW_NORMAL, 'the adapter');
-    if (scheduling.group !== null) assert.equal(scheduling.groupNice, constants.priority.PRIORITY_BELOW_NORMAL, "the adapter's scheduler group");
+    await schedulerGroupCheck(t, "the adapter's scheduler group is below normal", () => {
+      assert.equal(scheduling.groupNice, constants.priority.PRIORITY_BELOW_NORMAL, "the adapter's scheduler group");
+    });
   });
 
   test('streamed as fast as the model server writes, it is followed to its last line, which stays in view after the turn ends', { timeout: 240_000 }, async () => {
@@ -132,7 +134,7 @@ describe('a long answer from the real Claude adapter in code-server', () => {
     await expectFollowed(next);
   });
 
-  test('with tandem.agentPriority set to normal in the user settings, the adapter of the next conversation runs like any program', { timeout: 120_000 }, async () => {
+  test('with tandem.agentPriority set to normal in the user settings, the adapter of the next conversation runs like any program', { timeout: 120_000 }, async (t) => {
     assert.ok(tandem);
     const running = sessionLeadersIn(workspace);
     const { userDataDir } = tandem.server;
@@ -144,6 +146,8 @@ describe('a long answer from the real Claude adapter in code-server', () => {
     await panel.locator('.connection-status.phase-ready').waitFor({ timeout: 60_000 });
     const scheduling = schedulingOf(await newAdapter(running));
     assert.equal(scheduling.nice, schedulingOf(process.pid).nice, 'the adapter, at the nice of the programs the user starts');
-    if (scheduling.group !== null) assert.equal(scheduling.groupNice, 0, "the adapter's scheduler group");
+    await schedulerGroupCheck(t, "the adapter's scheduler group is at the normal nice", () => {
+      assert.equal(scheduling.groupNice, 0, "the adapter's scheduler group");
+    });
   });
 });

@@ -57,6 +57,13 @@ describe('Restricted Mode in code-server', () => {
     assert.deepEqual(demoAgents(), [], 'no demo agent process');
     assert.equal(existsSync(marker), false, 'the project\'s command never ran');
     await panel.locator('#connection-banner.phase-restricted').waitFor({ timeout: 10_000 });
+    // Tandem's log, read as the user reads it: its start line proves the channel was read (an
+    // empty read would pass any "absent" check), and no agent was spawned after it.
+    await startFromPalette(page, 'Show Log');
+    const log = await readOutputChannel(page, 'Tandem');
+    assert.match(log, /Tandem activated \(.*trusted false\)/, `the log was read: ${JSON.stringify(log.slice(0, 300))}`);
+    assert.doesNotMatch(log, /spawning /, 'no agent was spawned');
+    // Empty here: the same read shows the frames once the folder is trusted (the next test).
     await startFromPalette(page, 'Show Traffic');
     assert.doesNotMatch(await readOutputChannel(page, 'Tandem Traffic'), /jsonrpc/, 'not one frame went to an agent');
   });
@@ -80,5 +87,9 @@ describe('Restricted Mode in code-server', () => {
     assert.equal(await turnEnd(panel, ended + 1), 'end_turn');
     assert.match(await panel.locator('.agent-message').last().innerText(), /README\.md/);
     assert.equal(demoAgents().length, 1, 'the demo agent runs now');
+    await startFromPalette(page, 'Show Traffic');
+    assert.match(await readOutputChannel(page, 'Tandem Traffic'), /"method":"initialize"/, 'the traffic read that found no frame before finds them now');
+    await startFromPalette(page, 'Show Log');
+    assert.match(await readOutputChannel(page, 'Tandem'), /spawning /, 'the log read that found no spawn before finds it now');
   });
 });

@@ -177,6 +177,23 @@ export function filesUnder(dir: string, limit = 5_000): string[] {
   return found;
 }
 
+/**
+ * The regular files under `dir` whose bytes hold `text`, as UTF-8 or as UTF-16 (how Chromium and
+ * some databases keep strings): binary files too, read as bytes, never decoded.
+ */
+export function filesHolding(dir: string, text: string): string[] {
+  const needles = [Buffer.from(text, 'utf8'), Buffer.from(text, 'utf16le')];
+  return filesUnder(dir).filter((path) => {
+    try {
+      if (!statSync(path).isFile()) return false;
+      const bytes = readFileSync(path);
+      return needles.some((needle) => bytes.includes(needle));
+    } catch {
+      return false; // Gone since it was listed (a log rotated, a lock released).
+    }
+  });
+}
+
 /** What Tandem's log channel holds so far, read from the editor's log files on the server's disk ('' before it has any). */
 export function tandemLogText(userDataDir: string): string {
   try {

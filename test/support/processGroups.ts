@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import type { TestContext } from 'node:test';
 
 /**
  * The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses):
@@ -56,6 +57,30 @@ export function schedulingOf(pid: number): { nice: number; groupNice: number | n
     // No autogroups in this kernel.
   }
   return { nice: Number(fields[16]), groupNice: autogroup ? Number(autogroup[2]) : null, group: autogroup?.[1] ?? null };
+}
+
+/** Why scheduler groups mean nothing on this machine (no autogroups in the kernel, or turned off), or null when they count. */
+function autogroupsOff(): string | null {
+  let enabled: string;
+  try {
+    enabled = readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim();
+  } catch {
+    return 'not checked: this kernel has no scheduler autogroups';
+  }
+  return enabled === '0' ? 'not checked: scheduler autogroups are off (kernel.sched_autogroup_enabled is 0)' : null;
+}
+
+/**
+ * `check` of scheduler groups as a subtest of `t`, reported as skipped ("not checked: …") where
+ * the kernel has no autogroups or has them off: there a group and its nice mean nothing, and a
+ * check that passed there would claim what it never saw.
+ */
+export async function schedulerGroupCheck(t: TestContext, name: string, check: () => void): Promise<void> {
+  await t.test(name, (sub) => {
+    const off = autogroupsOff();
+    if (off) sub.skip(off);
+    else check();
+  });
 }
 
 /** Live processes that lead a session of their own (as Tandem starts agents) and run in `cwd`. */

@@ -9,7 +9,7 @@ import type { SessionController } from '../../src/conversation/sessionController
 import { folderScope } from '../../src/workspace/workspaceScope';
 import { TerminalService } from '../../src/terminals/terminalService';
 import { runBelowEditor, type AgentPriority } from '../../src/util/processPriority';
-import { schedulingOf } from '../support/processGroups';
+import { schedulerGroupCheck, schedulingOf } from '../support/processGroups';
 import { terminalPrompt } from '../support/scenarios/terminals';
 import { tempWorkspace } from '../support/sessionBuilders';
 import { PROCESS_TREE_SCRIPT, pidsIn, terminalSession } from '../support/terminalHarness';
@@ -53,11 +53,11 @@ describe('agents run below the editor', () => {
     const agentScheduling = schedulingOf(agent);
     assert.equal(agentScheduling.nice, BELOW_NORMAL, 'the agent');
     for (const pid of tree) assert.equal(schedulingOf(pid).nice, BELOW_NORMAL, `command process ${pid}`);
-    if (agentScheduling.group !== null) {
+    await schedulerGroupCheck(t, 'their scheduler groups are their own and below normal', () => {
       assert.equal(agentScheduling.groupNice, BELOW_NORMAL, "the agent's scheduler group");
       assert.notEqual(agentScheduling.group, editorGroup.group, 'the agent has a group of its own');
       for (const pid of tree) assert.equal(schedulingOf(pid).groupNice, BELOW_NORMAL, `the scheduler group of command process ${pid}`);
-    }
+    });
     assert.deepEqual(schedulingOf(process.pid), editorGroup, "the editor's own priority and group are as they were");
     await turn;
   });
@@ -67,10 +67,10 @@ describe('agents run below the editor', () => {
     t.after(() => session.dispose());
     const { agent, tree, turn } = await agentAndTree(session);
     const editor = schedulingOf(process.pid);
-    for (const pid of [agent, ...tree]) {
-      assert.equal(schedulingOf(pid).nice, editor.nice, `process ${pid}`);
-      if (editor.group !== null) assert.equal(schedulingOf(pid).groupNice, 0, `the scheduler group of process ${pid}`);
-    }
+    for (const pid of [agent, ...tree]) assert.equal(schedulingOf(pid).nice, editor.nice, `process ${pid}`);
+    await schedulerGroupCheck(t, 'their scheduler groups are at the normal nice', () => {
+      for (const pid of [agent, ...tree]) assert.equal(schedulingOf(pid).groupNice, 0, `the scheduler group of process ${pid}`);
+    });
     await turn;
   });
 
@@ -81,7 +81,9 @@ describe('agents run below the editor', () => {
     await new Promise((resolve) => child.once('spawn', resolve));
     const done = await runBelowEditor(child.pid ?? 0);
     assert.equal(schedulingOf(child.pid ?? 0).nice, BELOW_NORMAL);
-    assert.equal(ownGroupNice(), before, `the editor's group is as it was (${done})`);
-    if (before !== null) assert.match(done, /not a session of its own/);
+    await schedulerGroupCheck(t, "the editor's scheduler group is as it was", () => {
+      assert.equal(ownGroupNice(), before, `the editor's group is as it was (${done})`);
+      assert.match(done, /not a session of its own/);
+    });
   });
 });

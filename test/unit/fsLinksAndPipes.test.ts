@@ -40,6 +40,9 @@ function poolReadingDocuments(): DocumentStore {
   };
 }
 
+/** Long enough for any loaded machine: only a read that blocks for good (a FIFO with no writer) gets near it. */
+const HANG_GUARD_MS = 30_000;
+
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -129,17 +132,17 @@ function renameSwap(target: string, link: string): undefined {
 }
 
 describe('pipes, sockets, devices and huge files', () => {
-  test('four FIFO reads at once are refused at once and do not hold up a fifth read', async () => {
-    const started = Date.now();
+  // A FIFO with no writer blocks a read for good, so these reads ending at all is the proof;
+  // how long the refusals take: bench/hostileInputs (fs.fifoRefusalsMs).
+  test('four FIFO reads at once are refused and do not hold up a fifth read', async () => {
     const reads = ['a', 'b', 'c', 'd'].map((name) => read(fifo(`${name}.fifo`)));
     const fifth = read(join(sandbox.workspace, 'notes.txt'));
-    const results = await within(3000, Promise.allSettled([...reads, fifth]));
+    const results = await within(HANG_GUARD_MS, Promise.allSettled([...reads, fifth]));
     for (const result of results.slice(0, 4)) {
       assert.equal(result.status, 'rejected');
       assert.match(String((result as PromiseRejectedResult).reason), /is a named pipe \(FIFO\), not a regular file/);
     }
     assert.deepEqual(results[4], { status: 'fulfilled', value: { content: 'inside\n' } });
-    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
   });
 
   test('a write naming a FIFO, or a link to one, is refused at once', async () => {
@@ -164,14 +167,13 @@ describe('pipes, sockets, devices and huge files', () => {
     }
   });
 
+  // How long the refusal takes: bench/hostileInputs (fs.sparse1GBRefusalMs).
   test('a 1 GB sparse file is refused before a byte of it is read', async () => {
     const huge = join(sandbox.workspace, 'huge.log');
     writeFileSync(huge, 'x');
     truncateSync(huge, 1024 ** 3);
     const before = process.memoryUsage().rss;
-    const started = Date.now();
-    await assert.rejects(read(huge), /is 1024\.0 MB, over the 10 MB limit/);
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    await within(HANG_GUARD_MS, assert.rejects(read(huge), /is 1024\.0 MB, over the 10 MB limit/));
     assert.ok(process.memoryUsage().rss - before < 100 * 1024 * 1024, 'memory grew by hundreds of MB');
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -24,6 +24,12 @@ const controlling = [
   'package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.yarn/releases/yarn-4.1.cjs', '.yarn/plugins/tool.cjs', '.pnpmfile.cjs',
   '.envrc', '.bashrc', '.bash_profile', '.profile', '.zshrc', '.zshenv', '.zprofile', '.config/fish/config.fish',
   '.gitconfig', '.config/git/config', '.ssh/config', '.ssh/authorized_keys',
+  'eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc.js', '.eslintrc.cjs',
+  'prettier.config.js', 'prettier.config.mjs', 'prettier.config.cjs', '.prettierrc.js', '.prettierrc.cjs',
+  'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yaml', 'lefthook.json', 'lefthook.toml',
+  '.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.mjs', 'lint-staged.config.js',
+  'commitlint.config.js', 'commitlint.config.ts', '.commitlintrc.js', '.commitlintrc.cjs',
+  'mise.toml', '.mise.toml', 'mise.local.toml', '.mise.local.toml', 'mise/config.toml', '.mise/config.toml', '.config/mise/config.toml', '.config/mise.toml',
 ];
 
 /** Names that look close and run nothing. */
@@ -31,6 +37,7 @@ const lookAlikes = [
   'src/git/config.ts', 'docs/.vscode-notes.md', '.gitignore', '.vscode/extensions.json', 'my.git/config', 'git/hooks/x',
   '.github/ISSUE_TEMPLATE/bug.md', '.github/CODEOWNERS', 'Makefile', 'scripts/build.sh', 'src/package.json.ts', 'package-lock.json',
   'README.md', 'CLAUDE.md', 'AGENTS.md', 'src/claude/settings.json', 'docs/npmrc.md', 'src/a~b.ts', 'notes/backup~.txt',
+  'docs/eslint.config.md', 'src/eslint.ts', 'prettier.md', 'lefthook.md', 'docs/lefthook.yml.md', 'src/commitlint.ts', 'mise.md', 'premise.toml', 'src/mise/notes.md',
 ];
 
 describe('files that control what runs', () => {
@@ -64,6 +71,16 @@ describe('files that control what runs', () => {
     writeFileSync(join(workspace, '.git', 'config'), '[core]\n');
     symlinkSync(join(workspace, '.git', 'config'), join(workspace, 'innocent.txt'));
     assert.ok(executionControlReason(join(workspace, 'innocent.txt'), [workspace]));
+  });
+
+  test('a hard-linked file counts: another of its names may be a hook', (t) => {
+    const workspace = tempWorkspace(t);
+    mkdirSync(join(workspace, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(workspace, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    writeFileSync(join(workspace, 'alone.sh'), '#!/bin/sh\n');
+    linkSync(join(workspace, '.git', 'hooks', 'pre-commit'), join(workspace, 'lint.sh'));
+    assert.match(executionControlReason(join(workspace, 'lint.sh'), [workspace]) ?? '', /hard-linked/);
+    assert.equal(executionControlReason(join(workspace, 'alone.sh'), [workspace]), null);
   });
 
   test('paths a shell would expand are recognised; ordinary characters are not', () => {

@@ -100,12 +100,12 @@ describe('permission policy: files that control what runs are asked every time',
     const store = new MemoryGrantStore();
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['edit', 'delete', 'move'], store });
     const agent = policy.forAgent('claude');
-    assert.equal(agent.answered(tool('edit', join(workspace, 'src/a.ts')), options, 'always'), 'yes');
+    assert.equal(agent.answered(tool('edit', join(workspace, 'src/a.ts')), options, 'always', 's'), 'yes');
     assert.equal(store.load().length, 1, 'the ordinary edit was granted');
     for (const path of controlling) {
-      for (const kind of ['edit', 'delete', 'move'] as const) assert.equal(agent.decide(tool(kind, join(workspace, path)), options), null, `${kind} ${path}`);
+      for (const kind of ['edit', 'delete', 'move'] as const) assert.equal(agent.decide(tool(kind, join(workspace, path)), options, 's'), null, `${kind} ${path}`);
     }
-    assert.equal(agent.decide(tool('edit', join(workspace, 'src/b.ts')), options)?.optionId, 'yes', 'ordinary edits stay allowed');
+    assert.equal(agent.decide(tool('edit', join(workspace, 'src/b.ts')), options, 's')?.optionId, 'yes', 'ordinary edits stay allowed');
   });
 
   test('"Always" on such a file answers the agent "once" and keeps no grant, so the next edit is asked again', (t) => {
@@ -114,18 +114,18 @@ describe('permission policy: files that control what runs are asked every time',
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => [], store });
     const agent = policy.forAgent('claude');
     const hooks = tool('edit', join(workspace, '.git/hooks/pre-commit'));
-    assert.equal(agent.answered(hooks, options, 'always'), 'yes');
+    assert.equal(agent.answered(hooks, options, 'always', 's'), 'yes');
     assert.deepEqual(store.load(), []);
-    assert.equal(agent.decide(hooks, options), null);
+    assert.equal(agent.decide(hooks, options, 's'), null);
     assert.match(agent.alwaysAskedBecause(hooks) ?? '', /^\.git\/hooks\/pre-commit controls what runs \(git runs hooks .*\): asked every time\.$/);
-    assert.equal(agent.answered(hooks, options, 'no'), 'no');
+    assert.equal(agent.answered(hooks, options, 'no', 's'), 'no');
   });
 
   test('reading such a file is an ordinary read', (t) => {
     const workspace = tempWorkspace(t);
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['read'], store: new MemoryGrantStore() });
     const read = tool('read', join(workspace, 'package.json'));
-    assert.equal(policy.forAgent('a').decide(read, options)?.optionId, 'yes');
+    assert.equal(policy.forAgent('a').decide(read, options, 's')?.optionId, 'yes');
     assert.equal(policy.forAgent('a').alwaysAskedBecause(read), null);
   });
 
@@ -134,8 +134,8 @@ describe('permission policy: files that control what runs are asked every time',
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['read', 'edit'], store: new MemoryGrantStore() });
     const agent = policy.forAgent('a');
     for (const path of ['~/notes.txt', '$HOME/notes.txt', '${HOME}/notes.txt']) {
-      assert.equal(agent.decide(tool('read', path), options), null, path);
-      assert.equal(agent.decide(tool('edit', path), options), null, path);
+      assert.equal(agent.decide(tool('read', path), options, 's'), null, path);
+      assert.equal(agent.decide(tool('edit', path), options, 's'), null, path);
     }
   });
 

@@ -125,7 +125,7 @@ const conversationScenarios: Record<string, Scenario> = {
     const isCommand = kind === 'execute';
     const toolCallId = `ask-${Date.now()}`;
     await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: isCommand ? target : `${kind} ${target}`, kind: kind as acp.ToolKind, status: 'pending',
-      ...(isCommand ? {} : { locations: [{ path: target }] }) });
+      ...(isCommand ? { rawInput: { command: target } } : { locations: [{ path: target }] }) });
     const outcome = await ask(client, sessionId, { toolCallId }, signal);
     await streamText(client, sessionId, `Outcome: ${outcome}`);
     return outcome === 'cancelled' ? 'cancelled' : 'end_turn';

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { resolveAgentPath } from './pathBoundary';
 
@@ -17,7 +18,10 @@ import { resolveAgentPath } from './pathBoundary';
  * and a nested folder can be opened on its own, so `.git` or `package.json` anywhere is in effect.
  */
 interface ExecutionControlRule {
-  /** Path segments, lower case; `*` inside a segment matches any characters, a last segment `**` the folder and all below it. */
+  /**
+   * Path segments, lower case; `*` inside a segment matches any characters, `{a,b}` one of the
+   * alternatives (an empty one too), a last segment `**` the folder and all below it.
+   */
   pattern: string;
   /** Why editing it runs something, as the permission card says it. */
   reason: string;
@@ -63,6 +67,22 @@ const rules: readonly ExecutionControlRule[] = [
   { pattern: '.yarn/releases/**', reason: 'yarn runs it' },
   { pattern: '.yarn/plugins/**', reason: 'yarn runs it' },
   { pattern: '.pnpmfile.cjs', reason: 'pnpm runs it at every install' },
+  // Commit tooling runs the commands these name (or, for JavaScript ones, the file itself) at every commit.
+  { pattern: '{,.}lefthook{,-local}.{yml,yaml,json,jsonc,toml}', reason: 'lefthook runs the commands it lists at commits and pushes' },
+  { pattern: '.lintstagedrc*', reason: 'lint-staged runs the commands it lists at every commit' },
+  { pattern: 'lint-staged.config.{js,mjs,cjs,ts,mts,cts}', reason: 'lint-staged runs it at every commit' },
+  { pattern: 'commitlint.config.{js,mjs,cjs,ts,mts,cts}', reason: 'commitlint runs it at every commit' },
+  { pattern: '.commitlintrc.{js,mjs,cjs,ts,mts,cts}', reason: 'commitlint runs it at every commit' },
+  // Editors run linters and formatters on open and save: configurations written in JavaScript run then.
+  { pattern: 'eslint.config.{js,mjs,cjs,ts,mts,cts}', reason: 'ESLint runs it whenever the editor lints a file' },
+  { pattern: '.eslintrc.{js,cjs}', reason: 'ESLint runs it whenever the editor lints a file' },
+  { pattern: 'prettier.config.{js,mjs,cjs,ts,mts,cts}', reason: 'Prettier runs it whenever the editor formats a file' },
+  { pattern: '.prettierrc.{js,mjs,cjs,ts,mts,cts}', reason: 'Prettier runs it whenever the editor formats a file' },
+  // mise runs its hooks, env scripts and tasks when a shell enters the folder.
+  { pattern: '{,.}mise{,.*}.toml', reason: 'mise runs the hooks and scripts it names when a shell enters the folder' },
+  { pattern: '{,.}mise/config{,.*}.toml', reason: 'mise runs the hooks and scripts it names when a shell enters the folder' },
+  { pattern: '.config/mise/**', reason: 'mise runs the hooks and scripts it names when a shell enters the folder' },
+  { pattern: '.config/mise.toml', reason: 'mise runs the hooks and scripts it names when a shell enters the folder' },
   // direnv runs it whenever a shell enters the folder.
   { pattern: '.envrc', reason: 'direnv runs it when a shell enters the folder' },
   // A workspace can be the home folder: shells run these at start, ssh and git read programs from them.
@@ -78,7 +98,9 @@ const rules: readonly ExecutionControlRule[] = [
   { pattern: '.ssh/**', reason: 'ssh runs the commands and trusts the keys configured here' },
 ];
 
-const globToRegex = (segment: string): RegExp => new RegExp(`^${segment.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const escaped = (text: string): string => text.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+const globToRegex = (segment: string): RegExp =>
+  new RegExp(`^${segment.split(/(\{[^}]*\})/).map((part) => (part.startsWith('{') ? `(?:${part.slice(1, -1).split(',').map(escaped).join('|')})` : escaped(part))).join('')}$`);
 const compiled = rules.map((rule) => ({ ...rule, segments: rule.pattern.split('/').map((segment) => (segment === '**' ? null : globToRegex(segment))) }));
 
 /** Code points HFS+ ignores in names, so `.g\u200cit` is `.git` there. */
@@ -134,10 +156,20 @@ export function hasShellExpansion(path: string): boolean {
   return /^~|\$[A-Za-z_{(]|%[A-Za-z_][A-Za-z0-9_]*%|`/.test(path);
 }
 
+/** A file with more than one name: another of its names may be a hook, and nothing shows which. */
+function isHardLinked(realPath: string): boolean {
+  try {
+    const stats = lstatSync(realPath);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Why `path` controls what runs, or null when it does not. Both the path as named (relative
  * paths against the first root) and where its symlinks lead are checked: a link to `.git/config`
- * is `.git/config`.
+ * is `.git/config`. A hard-linked file counts too: its other name may be `.git/hooks/pre-commit`.
  */
 export function executionControlReason(path: string, roots: readonly string[]): string | null {
   const { path: absolute, realPath } = resolveAgentPath(path, roots[0] ?? sep, roots);
@@ -146,5 +178,5 @@ export function executionControlReason(path: string, roots: readonly string[]): 
     const reason = reasonForSegments(segmentsBelowRoots(candidate, candidateRoots).map(normalizeSegment));
     if (reason) return reason;
   }
-  return null;
+  return isHardLinked(realPath) ? 'it is hard-linked: another of its names may be a file that runs things' : null;
 }

@@ -3,14 +3,17 @@
  * themselves, the rules the project holds. Plain data: src/contract publishes it to the webview.
  */
 import type { ToolKindView } from '../acp/toolKinds';
+import type { GrantLifetime } from './grantLifetime';
 
 /** A permission Tandem answers by itself for one agent in this workspace, because the user said "always". */
 export interface PermissionGrantView {
   id: string;
   agentId: string;
   toolKind: ToolKindView;
-  /** The command for execute grants; '' for file tools (any path inside the workspace). */
+  /** The normalized command for execute grants, the site (origin) for fetches; '' for file tools (any path inside the workspace). */
   subject: string;
+  /** 'session': kept in memory for one ACP session, as the option's words said; absent: until revoked. */
+  lifetime?: GrantLifetime;
   description: string;
   createdAt: number;
 }

@@ -1,13 +1,15 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ThreadModel } from '../thread/threadModel';
 import { mergeToolCall, newToolCallView, toPermissionOptions } from '../thread/toolCallMapping';
-import type { ToolCallView } from '../thread/entries';
+import type { PermissionOptionView, ToolCallView } from '../thread/entries';
 import { Emitter } from '../util/emitter';
+import { lifetimeLabel } from './grantLifetime';
 import type { AgentPermissionPolicy } from './permissionPolicy';
 
 interface PendingRequest {
   options: acp.PermissionOption[];
   tool: ToolCallView;
+  sessionId: string;
   resolve(response: acp.RequestPermissionResponse): void;
 }
 
@@ -17,6 +19,15 @@ const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelle
 function withoutAlways(options: readonly acp.PermissionOption[]): acp.PermissionOption[] {
   const trimmed = options.filter((option) => option.kind !== 'allow_always');
   return trimmed.some((option) => option.kind === 'allow_once') ? trimmed : [...options];
+}
+
+/**
+ * The answer to a dismissed card, chosen by kind, never by position: "reject once" if offered,
+ * else `cancelled`. A "reject always" would make the agent remember a "no" the user never said.
+ */
+function dismissal(options: readonly acp.PermissionOption[]): acp.RequestPermissionResponse {
+  const reject = options.find((option) => option.kind === 'reject_once');
+  return reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED;
 }
 
 /**
@@ -54,7 +65,7 @@ export class PermissionBroker {
     this.requested.fire(params.toolCall);
     const id = params.toolCall.toolCallId;
     const tool = mergeToolCall(this.thread.toolCall(id) ?? newToolCallView(id), params.toolCall);
-    const decision = this.policy?.decide(tool, params.options) ?? null;
+    const decision = this.policy?.decide(tool, params.options, params.sessionId) ?? null;
     if (decision) {
       this.thread.notePermission(params.toolCall, decision.reason);
       return Promise.resolve({ outcome: { outcome: 'selected', optionId: decision.optionId } });
@@ -71,9 +82,9 @@ export class PermissionBroker {
       };
       // The agent withdrew the request ($/cancel_request).
       const onAbort = () => settle(CANCELLED);
-      this.pending.set(requestId, { options: params.options, tool, resolve: settle });
+      this.pending.set(requestId, { options: params.options, tool, sessionId: params.sessionId, resolve: settle });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.thread.setPermission(params.toolCall, requestId, toPermissionOptions(shown));
+      this.thread.setPermission(params.toolCall, requestId, this.withLifetimes(tool, params.options, shown));
       if (signal.aborted) onAbort();
     });
   }
@@ -83,14 +94,21 @@ export class PermissionBroker {
     const request = this.pending.get(requestId);
     if (!request) return false;
     if (optionId === null) {
-      const reject = request.options.find((option) => option.kind === 'reject_once');
-      request.resolve(reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED);
+      request.resolve(dismissal(request.options));
       return true;
     }
     if (!request.options.some((option) => option.optionId === optionId)) return false;
-    const sent = this.policy ? this.policy.answered(request.tool, request.options, optionId) : optionId;
+    const sent = this.policy ? this.policy.answered(request.tool, request.options, optionId, request.sessionId) : optionId;
     request.resolve({ outcome: { outcome: 'selected', optionId: sent } });
     return true;
+  }
+
+  /** The card's options, each "always" saying how long it lasts (without a policy, the agent keeps it). */
+  private withLifetimes(tool: ToolCallView, offered: readonly acp.PermissionOption[], shown: readonly acp.PermissionOption[]): PermissionOptionView[] {
+    return toPermissionOptions(shown).map((option) => {
+      const lifetime = this.policy ? this.policy.lifetimeOf(tool, offered, option) : lifetimeLabel(option, 'agent');
+      return lifetime === null ? option : { ...option, lifetime };
+    });
   }
 
   /** After `session/cancel` every open request must be answered `cancelled`. */

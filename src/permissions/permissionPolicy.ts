@@ -6,11 +6,16 @@ import type { ToolKindView } from '../acp/toolKinds';
 import { Emitter } from '../util/emitter';
 import { executionControlReason, hasShellExpansion } from '../files/executionControlFiles';
 import { resolveAgentPath } from '../files/pathBoundary';
+import { grantLifetime, lifetimeLabel } from './grantLifetime';
+import { grantSubject } from './grantSubjects';
+import { toolPaths } from './toolPaths';
 
 /** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
 export interface StoredGrant extends PermissionGrantView {
   /** The workspace folder the grant is for. */
   workspace: string;
+  /** The ACP session a session-long grant belongs to; such a grant is never stored. */
+  sessionId?: string;
 }
 
 export interface GrantStore {
@@ -44,11 +49,13 @@ export interface PolicyDecision {
   reason: string;
 }
 
-/** The policy as one session's permission broker sees it. */
+/** The policy as one session's permission broker sees it; `sessionId` is the request's ACP session. */
 export interface AgentPermissionPolicy {
-  decide(tool: ToolCallView, options: readonly acp.PermissionOption[]): PolicyDecision | null;
+  decide(tool: ToolCallView, options: readonly acp.PermissionOption[], sessionId: string): PolicyDecision | null;
   /** The user picked `optionId`; returns the option to answer the agent with. */
-  answered(tool: ToolCallView, options: readonly acp.PermissionOption[], optionId: string): string;
+  answered(tool: ToolCallView, options: readonly acp.PermissionOption[], optionId: string, sessionId: string): string;
+  /** How long choosing `option` lasts, as the card says it before the click; null for options that are not an "always". */
+  lifetimeOf(tool: ToolCallView, options: readonly acp.PermissionOption[], option: acp.PermissionOption): string | null;
   /** Why this request is asked every time, whatever the user allowed before (shown in the card); null for an ordinary request. */
   alwaysAskedBecause(tool: ToolCallView): string | null;
 }
@@ -57,24 +64,6 @@ export interface AgentPermissionPolicy {
 const fileKinds: ReadonlySet<ToolKindView> = new Set(['read', 'edit', 'delete', 'move', 'search']);
 /** Kinds that only look: reading a file that controls what runs changes nothing. */
 const lookingKinds: ReadonlySet<ToolKindView> = new Set(['read', 'search']);
-const pathKeys = ['file_path', 'path', 'absolute_path', 'notebook_path', 'filePath', 'dir_path', 'directory'];
-
-/** Every path a tool call names: its locations, its diffs and the usual path fields of its raw input. */
-export function toolPaths(tool: ToolCallView): string[] {
-  const paths = new Set<string>();
-  for (const location of tool.locations) paths.add(location.path);
-  for (const content of tool.content) if (content.type === 'diff') paths.add(content.path);
-  if (tool.rawInput) {
-    try {
-      const input = JSON.parse(tool.rawInput) as Record<string, unknown>;
-      for (const key of pathKeys) if (typeof input[key] === 'string' && input[key]) paths.add(input[key] as string);
-    } catch {
-      // Raw input that is not JSON names no paths.
-    }
-  }
-  return [...paths];
-}
-
 /** Relative to the workspace folder that holds it, as the user knows it. */
 function shownPath(path: string, roots: readonly string[]): string {
   for (const root of roots) {
@@ -105,8 +94,9 @@ export class PermissionPolicy {
 
   forAgent(agentId: string): AgentPermissionPolicy {
     return {
-      decide: (tool, offered) => this.decide(agentId, tool, offered),
-      answered: (tool, offered, optionId) => this.answered(agentId, tool, offered, optionId),
+      decide: (tool, offered, sessionId) => this.decide(agentId, tool, offered, sessionId),
+      answered: (tool, offered, optionId, sessionId) => this.answered(agentId, tool, offered, optionId, sessionId),
+      lifetimeOf: (tool, offered, option) => lifetimeLabel(option, this.keeper(tool, offered)),
       alwaysAskedBecause: (tool) => this.alwaysAskedBecause(tool),
     };
   }
@@ -116,7 +106,7 @@ export class PermissionPolicy {
     return {
       agentId,
       autoAllowKinds: this.options.autoAllowKinds(agentId),
-      grants: this.grants.filter((grant) => grant.agentId === agentId && grant.workspace === workspace).map(({ workspace: _workspace, ...grant }) => grant),
+      grants: this.grants.filter((grant) => grant.agentId === agentId && grant.workspace === workspace).map(({ workspace: _workspace, sessionId: _sessionId, ...grant }) => grant),
       projectRules: this.options.projectRules?.() ?? [],
     };
   }
@@ -125,7 +115,7 @@ export class PermissionPolicy {
     const before = this.grants.length;
     this.grants = this.grants.filter((grant) => grant.id !== grantId);
     if (this.grants.length === before) return false;
-    this.options.store.save(this.grants);
+    this.save();
     this.changeEmitter.fire(undefined);
     return true;
   }
@@ -139,10 +129,10 @@ export class PermissionPolicy {
     this.changeEmitter.dispose();
   }
 
-  private decide(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[]): PolicyDecision | null {
+  private decide(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[], sessionId: string): PolicyDecision | null {
     const allowOnce = offered.find((option) => option.kind === 'allow_once');
     if (!allowOnce || !this.pathsAllowAutomatic(tool) || this.alwaysAskedBecause(tool)) return null;
-    const grant = this.matchingGrant(agentId, tool);
+    const grant = this.matchingGrant(agentId, tool, sessionId);
     if (grant) return { optionId: allowOnce.optionId, reason: `Allowed by your rule: ${grant.description}` };
     if (this.options.autoAllowKinds(agentId).includes(tool.toolKind)) {
       return { optionId: allowOnce.optionId, reason: `Allowed automatically: ${kindLabels[tool.toolKind].toLowerCase()} inside the workspace` };
@@ -150,32 +140,55 @@ export class PermissionPolicy {
     return null;
   }
 
-  private answered(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[], optionId: string): string {
+  private answered(agentId: string, tool: ToolCallView, offered: readonly acp.PermissionOption[], optionId: string, sessionId: string): string {
     const chosen = offered.find((option) => option.optionId === optionId);
+    const lifetime = chosen ? grantLifetime(chosen) : null;
     const allowOnce = offered.find((option) => option.kind === 'allow_once');
-    if (chosen?.kind !== 'allow_always' || !allowOnce) return optionId;
-    // Neither Tandem nor the agent may remember an "always" for a file that controls what runs.
-    if (this.alwaysAskedBecause(tool)) return allowOnce.optionId;
-    // Tandem keeps "always" itself, so the agent does not write a rule into the project.
-    if (!this.pathsAllowAutomatic(tool)) return optionId;
-    if (!this.matchingGrant(agentId, tool)) this.addGrant(agentId, tool);
+    if (lifetime === null || !allowOnce) return optionId;
+    const keeper = this.keeper(tool, offered);
+    if (keeper === 'agent') return optionId;
+    // Tandem keeps "always" itself, so the agent does not write a rule into the project; what
+    // nobody may keep (a file that controls what runs, a command it cannot tell) is answered once.
+    const subject = grantSubject(tool, fileKinds.has(tool.toolKind));
+    const grantSession = lifetime === 'session' ? sessionId : undefined;
+    if (keeper === 'tandem' && subject !== null && !this.matchingGrant(agentId, tool, sessionId, grantSession ?? null)) this.addGrant(agentId, tool, subject, grantSession);
     return allowOnce.optionId;
   }
 
-  private addGrant(agentId: string, tool: ToolCallView): void {
-    const fileKind = fileKinds.has(tool.toolKind);
-    const subject = fileKind ? '' : tool.title;
-    const description = fileKind ? `${kindLabels[tool.toolKind]} inside the workspace` : `${kindLabels[tool.toolKind]}: ${subject}`;
+  /** Who remembers an "always" for this call: Tandem, the agent (outside what Tandem covers), or nobody. */
+  private keeper(tool: ToolCallView, offered: readonly acp.PermissionOption[]): 'tandem' | 'agent' | 'nobody' {
+    if (!offered.some((option) => option.kind === 'allow_once')) return 'agent';
+    if (this.alwaysAskedBecause(tool)) return 'nobody';
+    if (!this.pathsAllowAutomatic(tool)) return 'agent';
+    return grantSubject(tool, fileKinds.has(tool.toolKind)) === null ? 'nobody' : 'tandem';
+  }
+
+  private addGrant(agentId: string, tool: ToolCallView, subject: string, sessionId: string | undefined): void {
+    const label = kindLabels[tool.toolKind];
+    const covered = subject === '' ? `${label} inside the workspace` : `${label}: ${subject}`;
+    const description = sessionId === undefined ? covered : `${covered}, for this session only`;
     const createdAt = this.options.now?.() ?? Date.now();
-    this.grants.push({ id: `g${createdAt.toString(36)}${Math.random().toString(36).slice(2, 8)}`, workspace: this.workspace(), agentId, toolKind: tool.toolKind, subject, description, createdAt });
-    this.options.store.save(this.grants);
+    const id = `g${createdAt.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    this.grants.push({ id, workspace: this.workspace(), agentId, toolKind: tool.toolKind, subject, description, createdAt, ...(sessionId === undefined ? {} : { sessionId, lifetime: 'session' as const }) });
+    this.save();
     this.changeEmitter.fire(undefined);
   }
 
-  private matchingGrant(agentId: string, tool: ToolCallView): StoredGrant | undefined {
+  /**
+   * The grant covering this call in `sessionId`: standing ones and that session's own. With
+   * `onlySession` given, only grants of exactly that scope (null: standing) count.
+   */
+  private matchingGrant(agentId: string, tool: ToolCallView, sessionId: string, onlySession?: string | null): StoredGrant | undefined {
     const workspace = this.workspace();
-    return this.grants.find((grant) => grant.agentId === agentId && grant.workspace === workspace && grant.toolKind === tool.toolKind
-      && (grant.subject === '' ? fileKinds.has(tool.toolKind) : grant.subject === tool.title));
+    const subject = grantSubject(tool, fileKinds.has(tool.toolKind));
+    if (subject === null) return undefined;
+    return this.grants.find((grant) => grant.agentId === agentId && grant.workspace === workspace && grant.toolKind === tool.toolKind && grant.subject === subject
+      && (onlySession === undefined ? grant.sessionId === undefined || grant.sessionId === sessionId : (grant.sessionId ?? null) === onlySession));
+  }
+
+  /** Session-long grants live in memory only: a new session, or the editor restarted, asks again. */
+  private save(): void {
+    this.options.store.save(this.grants.filter((grant) => grant.sessionId === undefined));
   }
 
   private pathsAllowAutomatic(tool: ToolCallView): boolean {

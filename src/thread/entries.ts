@@ -26,6 +26,8 @@ export interface PermissionOptionView {
   optionId: string;
   name: string;
   kind: PermissionOptionKindView;
+  /** For an "always": how long the answer lasts ("for this session only"), shown before the click. */
+  lifetime?: string;
 }
 
 /** A permission the agent is waiting for; it lives inside the tool call it is about. */

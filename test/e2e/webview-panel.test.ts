@@ -12,7 +12,8 @@ import { hostileContent } from '../support/hostileContent';
 import { ledgerReviewSource } from '../support/ledgerReviewSource';
 import type { PanelHarness } from '../support/panelHarness';
 import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
-import { scriptedDefinition, scriptedEnvironment } from '../support/sessionBuilders';
+import { scriptedDefinition, scriptedEnvironment, tempWorkspace } from '../support/sessionBuilders';
+import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { panelPerTest } from '../support/panelPerTest';
 import { screenshot } from '../support/workbench';
 
@@ -400,6 +401,45 @@ describe('review feedback in the panel', () => {
     await blind.waitFor({ timeout: 30_000 });
     assert.equal(await blind.locator('.permission-no-diff').innerText(), 'The agent sent no diff for this edit: you cannot see the change before allowing it.');
     await blind.locator('.permission-options vscode-button[title$="(reject once)"]').click();
+    assert.deepEqual(harness.pageErrors, []);
+  });
+});
+
+describe('permission lifetimes in the panel', () => {
+  test('each "always" says how long it lasts before the click; a session-long one answers that session only', { timeout: 120_000 }, async (t) => {
+    const harness = await panel(t);
+    const workspace = tempWorkspace(t);
+    const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => [], store: new MemoryGrantStore() });
+    t.after(() => policy.dispose());
+    const environment = scriptedEnvironment(t, { workspace, permissionPolicy: policy });
+    let presenter: ChatPresenter | null = null;
+    const post = harness.connect(() => presenter as ChatPresenter);
+    presenter = new ChatPresenter(() => [scriptedDefinition()], 'scripted', environment, post,
+      { showLog: () => undefined, showTraffic: () => undefined, openLink: () => undefined, rememberAgent: () => undefined }, ledgerReviewSource(new ChangeLedger(), workspace));
+    const created = presenter;
+    t.after(() => created.dispose());
+    const page = harness.page;
+    const input = page.locator('#composer-input textarea');
+    await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
+
+    await input.fill(`ask session edit ${join(workspace, 'a.ts')}`);
+    await input.press('Enter');
+    const asked = page.locator('.tool-card', { has: page.locator('.permission-options') });
+    await asked.waitFor({ timeout: 30_000 });
+    assert.equal(await asked.locator('.permission-lifetime').innerText(), '"Yes, allow all edits during this session" lasts for this session only.');
+    await screenshot(page, 'webview-permission-lifetime');
+    await asked.locator('.permission-options vscode-button[title$="(allow always)"]').click();
+    await page.locator('.agent-message', { hasText: 'Outcome: allow-once' }).waitFor({ timeout: 30_000 });
+
+    await input.fill(`ask session edit ${join(workspace, 'b.ts')}`);
+    await input.press('Enter');
+    await page.locator('.permission-note', { hasText: 'Allowed by your rule: Edits inside the workspace, for this session only' }).waitFor({ timeout: 30_000 });
+
+    await input.fill('ask execute npm test');
+    await input.press('Enter');
+    await asked.waitFor({ timeout: 30_000 });
+    assert.equal(await asked.locator('.permission-lifetime').innerText(), '"Always allow" lasts from now on in this workspace, until you revoke it.');
+    await asked.locator('.permission-options vscode-button[title$="(reject once)"]').click();
     assert.deepEqual(harness.pageErrors, []);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -24,6 +24,12 @@ const controlling = [
   'package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.yarn/releases/yarn-4.1.cjs', '.yarn/plugins/tool.cjs', '.pnpmfile.cjs',
   '.envrc', '.bashrc', '.bash_profile', '.profile', '.zshrc', '.zshenv', '.zprofile', '.config/fish/config.fish',
   '.gitconfig', '.config/git/config', '.ssh/config', '.ssh/authorized_keys',
+  'eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc.js', '.eslintrc.cjs',
+  'prettier.config.js', 'prettier.config.mjs', 'prettier.config.cjs', '.prettierrc.js', '.prettierrc.cjs',
+  'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', 'lefthook-local.yml', '.lefthook-local.yaml', 'lefthook.json', 'lefthook.toml',
+  '.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.mjs', 'lint-staged.config.js',
+  'commitlint.config.js', 'commitlint.config.ts', '.commitlintrc.js', '.commitlintrc.cjs',
+  'mise.toml', '.mise.toml', 'mise.local.toml', '.mise.local.toml', 'mise/config.toml', '.mise/config.toml', '.config/mise/config.toml', '.config/mise.toml',
 ];
 
 /** Names that look close and run nothing. */
@@ -31,6 +37,7 @@ const lookAlikes = [
   'src/git/config.ts', 'docs/.vscode-notes.md', '.gitignore', '.vscode/extensions.json', 'my.git/config', 'git/hooks/x',
   '.github/ISSUE_TEMPLATE/bug.md', '.github/CODEOWNERS', 'Makefile', 'scripts/build.sh', 'src/package.json.ts', 'package-lock.json',
   'README.md', 'CLAUDE.md', 'AGENTS.md', 'src/claude/settings.json', 'docs/npmrc.md', 'src/a~b.ts', 'notes/backup~.txt',
+  'docs/eslint.config.md', 'src/eslint.ts', 'prettier.md', 'lefthook.md', 'docs/lefthook.yml.md', 'src/commitlint.ts', 'mise.md', 'premise.toml', 'src/mise/notes.md',
 ];
 
 describe('files that control what runs', () => {
@@ -66,6 +73,16 @@ describe('files that control what runs', () => {
     assert.ok(executionControlReason(join(workspace, 'innocent.txt'), [workspace]));
   });
 
+  test('a hard-linked file counts: another of its names may be a hook', (t) => {
+    const workspace = tempWorkspace(t);
+    mkdirSync(join(workspace, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(workspace, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    writeFileSync(join(workspace, 'alone.sh'), '#!/bin/sh\n');
+    linkSync(join(workspace, '.git', 'hooks', 'pre-commit'), join(workspace, 'lint.sh'));
+    assert.match(executionControlReason(join(workspace, 'lint.sh'), [workspace]) ?? '', /hard-linked/);
+    assert.equal(executionControlReason(join(workspace, 'alone.sh'), [workspace]), null);
+  });
+
   test('paths a shell would expand are recognised; ordinary characters are not', () => {
     for (const path of ['~/x', '~', '~root/.ssh/config', '$HOME/.bashrc', '${HOME}/x', '%USERPROFILE%\\x', '$(pwd)/x', '/w/`id`']) assert.ok(hasShellExpansion(path), path);
     for (const path of ['/w/a~b.ts', '/w/price$', '/w/50%', '/w/src/~tmp']) assert.equal(hasShellExpansion(path), false, path);
@@ -83,12 +100,12 @@ describe('permission policy: files that control what runs are asked every time',
     const store = new MemoryGrantStore();
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['edit', 'delete', 'move'], store });
     const agent = policy.forAgent('claude');
-    assert.equal(agent.answered(tool('edit', join(workspace, 'src/a.ts')), options, 'always'), 'yes');
+    assert.equal(agent.answered(tool('edit', join(workspace, 'src/a.ts')), options, 'always', 's'), 'yes');
     assert.equal(store.load().length, 1, 'the ordinary edit was granted');
     for (const path of controlling) {
-      for (const kind of ['edit', 'delete', 'move'] as const) assert.equal(agent.decide(tool(kind, join(workspace, path)), options), null, `${kind} ${path}`);
+      for (const kind of ['edit', 'delete', 'move'] as const) assert.equal(agent.decide(tool(kind, join(workspace, path)), options, 's'), null, `${kind} ${path}`);
     }
-    assert.equal(agent.decide(tool('edit', join(workspace, 'src/b.ts')), options)?.optionId, 'yes', 'ordinary edits stay allowed');
+    assert.equal(agent.decide(tool('edit', join(workspace, 'src/b.ts')), options, 's')?.optionId, 'yes', 'ordinary edits stay allowed');
   });
 
   test('"Always" on such a file answers the agent "once" and keeps no grant, so the next edit is asked again', (t) => {
@@ -97,18 +114,18 @@ describe('permission policy: files that control what runs are asked every time',
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => [], store });
     const agent = policy.forAgent('claude');
     const hooks = tool('edit', join(workspace, '.git/hooks/pre-commit'));
-    assert.equal(agent.answered(hooks, options, 'always'), 'yes');
+    assert.equal(agent.answered(hooks, options, 'always', 's'), 'yes');
     assert.deepEqual(store.load(), []);
-    assert.equal(agent.decide(hooks, options), null);
+    assert.equal(agent.decide(hooks, options, 's'), null);
     assert.match(agent.alwaysAskedBecause(hooks) ?? '', /^\.git\/hooks\/pre-commit controls what runs \(git runs hooks .*\): asked every time\.$/);
-    assert.equal(agent.answered(hooks, options, 'no'), 'no');
+    assert.equal(agent.answered(hooks, options, 'no', 's'), 'no');
   });
 
   test('reading such a file is an ordinary read', (t) => {
     const workspace = tempWorkspace(t);
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['read'], store: new MemoryGrantStore() });
     const read = tool('read', join(workspace, 'package.json'));
-    assert.equal(policy.forAgent('a').decide(read, options)?.optionId, 'yes');
+    assert.equal(policy.forAgent('a').decide(read, options, 's')?.optionId, 'yes');
     assert.equal(policy.forAgent('a').alwaysAskedBecause(read), null);
   });
 
@@ -117,8 +134,8 @@ describe('permission policy: files that control what runs are asked every time',
     const policy = new PermissionPolicy({ workspaceRoots: () => [workspace], autoAllowKinds: () => ['read', 'edit'], store: new MemoryGrantStore() });
     const agent = policy.forAgent('a');
     for (const path of ['~/notes.txt', '$HOME/notes.txt', '${HOME}/notes.txt']) {
-      assert.equal(agent.decide(tool('read', path), options), null, path);
-      assert.equal(agent.decide(tool('edit', path), options), null, path);
+      assert.equal(agent.decide(tool('read', path), options, 's'), null, path);
+      assert.equal(agent.decide(tool('edit', path), options, 's'), null, path);
     }
   });
 

@@ -174,7 +174,10 @@ function renderPermission(requestId: string, options: PermissionOptionView[], qu
       onClick: () => post({ type: 'answerPermission', requestId, optionId: option.optionId }),
     }));
   }
-  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...change, row);
+  // How long each "always" lasts is said before the click, in Tandem's words next to the agent's.
+  const lifetimes = options.filter((option) => option.lifetime).map((option) =>
+    el('div', { class: 'permission-lifetime', role: 'note' }, icon('history'), ` "${option.name}" lasts ${option.lifetime ?? ''}.`));
+  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...change, row, ...lifetimes);
 }
 
 /**

@@ -58,8 +58,11 @@ function refuse(value: unknown): void {
 
 const setModelParams = (params: unknown) => params as { sessionId: string; modelId: string };
 
-async function ask(client: acp.AgentContext, sessionId: string, toolCall: acp.ToolCallUpdate, signal: AbortSignal): Promise<string> {
-  const answer = await client.request(acp.methods.client.session.requestPermission, { sessionId, options: PERMISSION_OPTIONS, toolCall }, { cancellationSignal: signal });
+/** Claude's "always" on its edit card, which lasts for the session. */
+const SESSION_OPTIONS = PERMISSION_OPTIONS.map((option) => (option.kind === 'allow_always' ? { ...option, name: 'Yes, allow all edits during this session' } : option));
+
+async function ask(client: acp.AgentContext, sessionId: string, toolCall: acp.ToolCallUpdate, signal: AbortSignal, options = PERMISSION_OPTIONS): Promise<string> {
+  const answer = await client.request(acp.methods.client.session.requestPermission, { sessionId, options, toolCall }, { cancellationSignal: signal });
   return answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
 }
 
@@ -119,14 +122,16 @@ const conversationScenarios: Record<string, Scenario> = {
     await update(client, sessionId, { sessionUpdate: 'notice', severity, title: words.join(' ') } as acp.SessionUpdate);
     return 'end_turn';
   },
+  /** `ask <kind> <path or command>`; `ask session <kind> …` offers Claude's session-long "always". */
   async ask(client, sessionId, rest, signal) {
-    const [kind = 'read', ...subject] = rest.split(' ');
+    const sessionLong = rest.startsWith('session ');
+    const [kind = 'read', ...subject] = (sessionLong ? rest.slice('session '.length) : rest).split(' ');
     const target = subject.join(' ');
     const isCommand = kind === 'execute';
     const toolCallId = `ask-${Date.now()}`;
     await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: isCommand ? target : `${kind} ${target}`, kind: kind as acp.ToolKind, status: 'pending',
-      ...(isCommand ? {} : { locations: [{ path: target }] }) });
-    const outcome = await ask(client, sessionId, { toolCallId }, signal);
+      ...(isCommand ? { rawInput: { command: target } } : { locations: [{ path: target }] }) });
+    const outcome = await ask(client, sessionId, { toolCallId }, signal, sessionLong ? SESSION_OPTIONS : PERMISSION_OPTIONS);
     await streamText(client, sessionId, `Outcome: ${outcome}`);
     return outcome === 'cancelled' ? 'cancelled' : 'end_turn';
   },

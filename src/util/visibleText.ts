@@ -23,6 +23,8 @@ const SPACE_RUN = /[\t \u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
 
 /** A multi-line text keeps indentation up to this many spaces; a longer run is counted instead. */
 const MAX_KEPT_SPACES = 8;
+/** A multi-line text keeps a blank line between paragraphs; a longer run of breaks is counted instead. */
+const MAX_KEPT_BREAKS = 2;
 
 function escapeHidden(text: string): string {
   return text.replace(HIDDEN, (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
@@ -45,15 +47,15 @@ export function visibleText(text: string): string {
 }
 
 /**
- * For several lines (a command, a message): a single line break stays a break; a run of them
- * collapses to one, marked with its count at the end of the line; a long run of spaces is counted.
+ * For several lines (a command, a message): line breaks stay breaks, up to one blank line; a longer
+ * run collapses to one break, marked with its count at the end of the line; a long run of spaces is counted.
  */
 export function visibleLines(text: string): string {
   return escapeHidden(text).trim()
     .replace(BREAK_RUN, (run) => {
       const count = breaksIn(run);
       const indent = run.slice(run.search(/[^\n\r\u2028\u2029]*$/));
-      return `${count === 1 ? '' : ` ${breakMark(count)}`}\n${indent}`;
+      return count <= MAX_KEPT_BREAKS ? `${'\n'.repeat(count)}${indent}` : ` ${breakMark(count)}\n${indent}`;
     })
     .replace(SPACE_RUN, (run) => (run.length > MAX_KEPT_SPACES ? ` ⟨${run.length} spaces⟩ ` : run));
 }

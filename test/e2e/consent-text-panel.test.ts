@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { panelPerTest, scriptedPanelPresenter } from '../support/panelPerTest';
+import { send } from '../support/panelUser';
 import type { TestScope } from '../support/sessionBuilders';
 import { HIDDEN_TAIL } from '../support/scenarios/consent';
 import { screenshot } from '../support/workbench';
@@ -51,9 +52,7 @@ async function askHiddenText(t: TestScope) {
   scriptedPanelPresenter(t, harness);
   const page = harness.page;
   await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
-  const input = page.locator('#composer-input textarea');
-  await input.fill('hidden-text');
-  await input.press('Enter');
+  await send(page.mainFrame(), 'hidden-text');
   const write = page.locator('.tool-card[data-tool-call-id="write-overridden"]');
   const run = page.locator('.tool-card[data-tool-call-id="run-padded"]');
   await write.locator('.permission-options vscode-button').first().waitFor({ timeout: 30_000 });

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { redactValue } from '../redaction/redact';
 import { isRecord } from '../util/untrustedJson';
+import { visibleText } from '../util/visibleText';
 import { projectRuleFiles } from './projectRules';
 import { readProjectSettingsFiles, type ProjectSettingsFile } from './projectSettingsFiles';
 
@@ -73,7 +74,7 @@ export function readProjectHooks(agent: AgentIdentity, cwd: string): ProjectHook
 }
 
 function shownCommand(command: string): string {
-  const oneLine = command.replace(/\s+/g, ' ').trim();
+  const oneLine = visibleText(command);
   const cut = oneLine.length > MAX_COMMAND ? `${oneLine.slice(0, MAX_COMMAND)}…` : oneLine;
   return String(redactValue(cut));
 }

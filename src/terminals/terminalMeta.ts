@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { isRecord } from '../util/untrustedJson';
+import { commandOfRawInput } from '../acp/toolCommand';
 
 /**
  * The de-facto "display terminal" keys agents put in a tool call's `_meta` when the client
@@ -47,13 +48,7 @@ export function terminalMetaEvents(meta: unknown): TerminalMetaEvent[] {
   return events;
 }
 
-/** The command a tool call runs, from its input if it names one, else from its title. */
+/** The command a tool call runs, from its input if it names one. */
 export function commandOfToolCall(update: acp.ToolCall | acp.ToolCallUpdate): string | null {
-  const input = update.rawInput;
-  if (isRecord(input)) {
-    if (typeof input.command === 'string' && input.command) return input.command;
-    if (Array.isArray(input.command) && input.command.every((word) => typeof word === 'string')) return input.command.join(' ');
-    if (typeof input.cmd === 'string' && input.cmd) return input.cmd;
-  }
-  return null;
+  return commandOfRawInput(update.rawInput);
 }

@@ -10,6 +10,7 @@
  *   permission           an edit tool call that asks permission; replies with the chosen option
  *   two-permissions      two edit tool calls asking at the same time, long text before and between them; replies with both options
  *   ghost-permission     asks permission for a tool call it never announced
+ *   hidden-text          asks for a write to a file named with a bidi override and a command padded with line breaks
  *   plan                 a plan, updated once
  *   malformed            writes a line that is not JSON, then answers normally
  *   crash                logs to stderr and exits with code 3 mid-turn
@@ -35,6 +36,7 @@ import { TerminalSignIn, type AgentInvocation } from './scenarios/terminalAuth';
 import { terminalScenarios } from './scenarios/terminals';
 import { fsScenarios } from './scenarios/fs';
 import { elicitationScenarios } from './scenarios/elicitation';
+import { consentScenarios } from './scenarios/consent';
 import { ApiKeySignIn } from './scenarios/apiKeyAuth';
 import { ScriptedConversation } from './scenarios/conversation';
 import { deleteStoredSession, readSessions, recordingClient, saveSession, turnRecord } from './scenarios/sessionStore';
@@ -176,7 +178,7 @@ export function serveScriptedAgent(streams: ScriptedAgentStreams, options: Scrip
   const banner = extras.banner();
   if (banner) streams.output.write(banner);
   // Topic scenario modules add themselves here.
-  const scenarios: Record<string, Scenario> = { ...coreScenarios(streams.output, host), ...terminalScenarios, ...fsScenarios, ...conversation.scenarios, ...elicitationScenarios, ...extras.scenarios };
+  const scenarios: Record<string, Scenario> = { ...coreScenarios(streams.output, host), ...terminalScenarios, ...fsScenarios, ...conversation.scenarios, ...elicitationScenarios, ...consentScenarios, ...extras.scenarios };
   // Session ids stay unique across agents that share a workspace's session store.
   const idPrefix = `scripted-${randomUUID().slice(0, 8)}`;
   let nextSession = 1;

@@ -1,6 +1,7 @@
 import type { ElicitationFieldView, ElicitationValue, ElicitationView } from '../../src/contract/elicitationView';
 import { button, el, icon } from '../dom';
 import { assertNever } from '../../src/util/assertNever';
+import { visibleLines, visibleText } from '../../src/contract/consentText';
 import type { PostToHost } from '../vscodeApi';
 
 const stateLabels = { accepted: 'Answered', declined: 'Declined', cancelled: 'Cancelled', completed: 'Done' } as const;
@@ -81,7 +82,7 @@ function refusalButtons(view: ElicitationView, post: PostToHost): HTMLElement[] 
 
 /** The address is shown in full, its host in bold, before anything opens. */
 function urlQuestion(view: ElicitationView, post: PostToHost): HTMLElement[] {
-  const address = el('div', { class: 'elicitation-url' }, el('div', {}, 'Opens ', el('strong', {}, view.host ?? 'an address that could not be read')), el('code', { class: 'url-full' }, view.url ?? ''));
+  const address = el('div', { class: 'elicitation-url' }, el('div', {}, 'Opens ', el('strong', {}, view.host ?? 'an address that could not be read')), el('code', { class: 'url-full' }, visibleText(view.url ?? '')));
   if (view.state !== 'open') return [address];
   const openInBrowser = button('Open in browser', { icon: 'link-external', onClick: () => {
     if (view.url) post({ type: 'openLink', href: view.url });
@@ -126,9 +127,10 @@ function formQuestion(view: ElicitationView, post: PostToHost): HTMLElement {
 export function renderElicitation(view: ElicitationView, post: PostToHost): HTMLElement {
   const open = view.state === 'open';
   const card = el('article', { class: `elicitation state-${view.state}`, 'data-request-id': view.requestId, 'aria-label': 'The agent asks for information' },
-    el('div', { class: 'elicitation-header' }, icon(view.mode === 'url' ? 'link-external' : 'question'), ` ${view.title ?? 'The agent asks'}`,
+    el('div', { class: 'elicitation-header' }, icon(view.mode === 'url' ? 'link-external' : 'question'), ` ${view.title === null ? 'The agent asks' : visibleText(view.title)}`,
       open ? null : el('span', { class: 'elicitation-state' }, stateLabels[view.state as keyof typeof stateLabels])),
-    el('p', { class: 'elicitation-message' }, view.message));
+    // The agent's own words, where it asks for a yes: nothing hidden, reordered or pushed out of view.
+    el('p', { class: 'elicitation-message' }, visibleLines(view.message)));
   if (view.mode === 'url') card.append(...urlQuestion(view, post));
   else card.append(formQuestion(view, post));
   return card;

@@ -11,6 +11,7 @@ import type { TerminalPanes } from './terminalView';
 import { showFramesLink } from './toolFrameLink';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { PathLabel } from '../../src/contract/pathLabel';
+import { commandOfRawInput, visibleLines, visibleText } from '../../src/contract/consentText';
 
 /** What a card needs beyond its tool call: the host, the pending changes, the terminal panes. */
 export interface CardContext {
@@ -38,18 +39,20 @@ const safeImageTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/w
 export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLElement {
   const status = tool.permission ? { label: 'Waiting for you', icon: 'shield' } : statusLabels[tool.status];
   const statusClass = tool.permission ? 'awaiting' : tool.status;
+  // What the agent names (title, files, options) is its own text: shown with nothing hidden or reordered.
+  const title = visibleText(context.paths.title(tool.title));
   const header = el('div', { class: 'tool-header' },
     icon(kindIcons[tool.toolKind], 'tool-kind'),
-    el('span', { class: 'tool-title', title: tool.title }, context.paths.title(tool.title)),
+    el('span', { class: 'tool-title', title: visibleText(tool.title) }, title),
     el('span', { class: `tool-status status-${statusClass}`, role: 'status' },
       (tool.status === 'in_progress' && !tool.permission ? spinner : icon)(status.icon), status.label),
   );
-  const card = el('article', { class: `tool-card kind-${tool.toolKind} status-${statusClass}`, 'data-tool-call-id': tool.toolCallId, 'aria-label': `${tool.toolKind} tool call: ${tool.title}` }, header);
+  const card = el('article', { class: `tool-card kind-${tool.toolKind} status-${statusClass}`, 'data-tool-call-id': tool.toolCallId, 'aria-label': `${tool.toolKind} tool call: ${title}` }, header);
   if (tool.locations.length > 0) {
     card.append(el('div', { class: 'tool-locations' }, ...tool.locations.map((location) => {
       const name = context.paths.label(location.path);
       const line = location.line ? `:${location.line}` : '';
-      const link = el('a', { href: '#', class: 'location-link', title: `Open ${name.full}${line}` }, `${name.label}${line}`);
+      const link = el('a', { href: '#', class: 'location-link', title: `Open ${visibleText(name.full)}${line}` }, fileName(name.label), line);
       link.addEventListener('click', (event) => {
         event.preventDefault();
         if (isEditorPath(location.path)) context.post({ type: 'openLink', href: location.line ? `${location.path}#L${location.line}` : location.path });
@@ -74,7 +77,7 @@ export function renderToolCard(tool: ToolCallView, context: CardContext): HTMLEl
   // A display terminal the agent reports only in `_meta` still shows in its card.
   const metaTerminal = tool.content.some((content) => content.type === 'terminal') ? null : context.terminals.elementForToolCall(tool.toolCallId);
   if (metaTerminal) card.append(metaTerminal);
-  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool, context.paths), renderChange(change, context.paths), context.post));
+  if (tool.permission) card.append(renderPermission(tool.permission.requestId, tool.permission.options, permissionQuestion(tool, context.paths), [...renderCommand(tool), ...renderChange(change, context.paths)], context.post));
   if (tool.permissionNote) card.append(el('div', { class: 'permission-note' }, icon('shield'), ` ${tool.permissionNote}`));
   if (tool.rawInput) card.append(disclosure('Raw input', tool.rawInput));
   if (tool.rawOutput) card.append(disclosure('Raw output', tool.rawOutput));
@@ -121,6 +124,11 @@ function diffViewOf(content: DiffContent): AgentDiffView {
 
 const diffSigns = { added: '+', removed: '-', context: ' ' } as const;
 
+/** A file name as the agent wrote it, escaped, and isolated so its direction cannot reorder the text around it. */
+function fileName(label: string): HTMLElement {
+  return el('bdi', {}, visibleText(label));
+}
+
 /** Files outside the workspace keep their full path and say so: the place to look twice. */
 function outsideMark(name: PathLabel): HTMLElement | null {
   return name.outside ? el('span', { class: 'outside-workspace', title: 'This file is outside the workspace folder' }, icon('warning'), ' outside the workspace') : null;
@@ -128,7 +136,7 @@ function outsideMark(name: PathLabel): HTMLElement | null {
 
 function renderAgentDiff(diff: AgentDiffView, paths: WorkspacePaths): HTMLElement {
   const name = paths.label(diff.path);
-  const body = el('pre', { class: 'diff-body', tabindex: '0', 'aria-label': `Changes to ${name.label}` });
+  const body = el('pre', { class: 'diff-body', tabindex: '0', 'aria-label': `Changes to ${visibleText(name.label)}` });
   for (const hunk of diff.hunks) {
     if (hunk.newStart > 1 || diff.hunks.length > 1) body.append(el('div', { class: 'diff-line diff-gap' }, `… line ${hunk.newStart}`));
     for (const line of hunk.lines) body.append(el('div', { class: `diff-line diff-${line.kind}` }, `${diffSigns[line.kind]} ${line.text}`));
@@ -136,7 +144,7 @@ function renderAgentDiff(diff: AgentDiffView, paths: WorkspacePaths): HTMLElemen
   if (diff.hunks.length === 0) body.append(el('div', { class: 'diff-line diff-gap' }, 'No change: the new text is the same as the old.'));
   if (diff.omittedLines > 0) body.append(el('div', { class: 'diff-line diff-gap' }, `… ${diff.omittedLines} more ${diff.omittedLines === 1 ? 'line' : 'lines'} not shown`));
   return el('div', { class: 'tool-diff' },
-    el('div', { class: 'diff-path', title: name.full }, icon('diff'), ` ${name.label}${diff.newFile ? ' (new file)' : ''}`, outsideMark(name), el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
+    el('div', { class: 'diff-path', title: visibleText(name.full) }, icon('diff'), el('span', {}, fileName(name.label), diff.newFile ? ' (new file)' : ''), outsideMark(name), el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
     body);
 }
 
@@ -146,14 +154,32 @@ const fileVerbs: Record<ToolKindView, string | null> = {
 };
 
 /** What the user is asked to allow, in words: the command, the file, or the tool. */
-function permissionQuestion(tool: ToolCallView, paths: WorkspacePaths): string {
-  if (tool.toolKind === 'execute') return 'The agent wants to run the command above.';
+function permissionQuestion(tool: ToolCallView, paths: WorkspacePaths): (string | HTMLElement)[] {
+  if (tool.toolKind === 'execute') return ['The agent wants to run this command:'];
   const verb = fileVerbs[tool.toolKind];
-  if (!verb) return 'The agent asks for permission.';
+  if (!verb) return ['The agent asks for permission.'];
   const path = tool.content.find((content) => content.type === 'diff')?.path ?? tool.locations[0]?.path;
-  if (!path) return `The agent wants to ${verb} a file.`;
+  if (!path) return [`The agent wants to ${verb} a file.`];
   const name = paths.label(path);
-  return `The agent wants to ${verb} ${name.label}${name.outside ? ', outside the workspace' : ''}.`;
+  return [`The agent wants to ${verb} `, fileName(name.label), `${name.outside ? ', outside the workspace' : ''}.`];
+}
+
+/**
+ * The command a permission to run allows, whole, as the tool's raw input names it: the agent's
+ * title is its own summary and may say something else. The title stands in when the input names none.
+ */
+function renderCommand(tool: ToolCallView): HTMLElement[] {
+  if (tool.toolKind !== 'execute') return [];
+  const command = commandOfRawInput(jsonOrNull(tool.rawInput)) ?? tool.title;
+  return [el('pre', { class: 'permission-command' }, visibleLines(command))];
+}
+
+function jsonOrNull(text: string | null): unknown {
+  try {
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** The change an edit asks to make, shown before its options: the agent's diffs, or that it sent none. */
@@ -163,21 +189,22 @@ function renderChange(change: PermissionChangeView | null, paths: WorkspacePaths
   return change.diffs.map((diff) => renderAgentDiff(diff, paths));
 }
 
-function renderPermission(requestId: string, options: PermissionOptionView[], question: string, change: HTMLElement[], post: PostToHost): HTMLElement {
+function renderPermission(requestId: string, options: PermissionOptionView[], question: (string | HTMLElement)[], shown: HTMLElement[], post: PostToHost): HTMLElement {
   const row = el('div', { class: 'permission-options', role: 'group', 'aria-label': 'The agent asks for permission' });
   for (const option of options) {
     const allow = option.kind.startsWith('allow');
-    row.append(button(option.name, {
+    const name = visibleText(option.name);
+    row.append(button(name, {
       icon: allow ? 'check' : 'close',
       secondary: !(option.kind === 'allow_once'),
-      title: `${option.name} (${option.kind.replace('_', ' ')})`,
+      title: `${name} (${option.kind.replace('_', ' ')})`,
       onClick: () => post({ type: 'answerPermission', requestId, optionId: option.optionId }),
     }));
   }
   // How long each "always" lasts is said before the click, in Tandem's words next to the agent's.
   const lifetimes = options.filter((option) => option.lifetime).map((option) =>
-    el('div', { class: 'permission-lifetime', role: 'note' }, icon('history'), ` "${option.name}" lasts ${option.lifetime ?? ''}.`));
-  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ` ${question}`), ...change, row, ...lifetimes);
+    el('div', { class: 'permission-lifetime', role: 'note' }, icon('history'), ` "${visibleText(option.name)}" lasts ${option.lifetime ?? ''}.`));
+  return el('div', { class: 'permission' }, el('div', { class: 'permission-prompt' }, icon('shield'), ' ', ...question), ...shown, row, ...lifetimes);
 }
 
 /**

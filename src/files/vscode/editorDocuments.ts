@@ -6,6 +6,7 @@ import { minimalEdits } from '../minimalEdits';
 import { exactText, MAX_TEXT_FILE_BYTES, withoutBom } from '../textContent';
 import { bufferHolds, keepLineEndings, oneLineEnding, sameLines, type BufferShape } from './exactLines';
 import type { DocumentWriter } from '../documents';
+import { visibleText } from '../../util/visibleText';
 
 /** How long a write to disk waits for a clean document of the file to reload it. */
 const RELOAD_WAIT_MS = 3000;
@@ -51,7 +52,7 @@ function reloaded(document: vscode.TextDocument, shows: () => boolean): Promise<
 
 /** Whether to save the user's unsaved edits of `path` so an undo can write the file on disk; false keeps the agent's change. */
 async function askToSaveFirst(path: string): Promise<boolean> {
-  const name = vscode.workspace.asRelativePath(path, false);
+  const name = visibleText(vscode.workspace.asRelativePath(path, false));
   const save = 'Save and Undo';
   const answer = await vscode.window.showWarningMessage(
     `${name} has unsaved edits. Undoing the agent's change needs line endings the editor cannot hold, so Tandem writes the file on disk: save your edits first, then undo?`,

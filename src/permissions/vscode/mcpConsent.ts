@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { STORAGE_KEYS } from '../../contract/ids';
 import { McpConsent, type McpConsentAnswer, type McpConsentQuestion, type McpConsentRecord } from '../mcpConsent';
 import { MementoList } from './mementoList';
+import { visibleText } from '../../util/visibleText';
 
 function isConsentRecord(record: unknown): record is McpConsentRecord {
   return Boolean(record) && typeof (record as McpConsentRecord).fingerprint === 'string';
@@ -13,11 +14,11 @@ async function askWithModal(question: McpConsentQuestion): Promise<McpConsentAns
   const decline = 'Don\'t Allow';
   const detail = [
     question.changed ? 'Its definition changed since you last answered.' : null,
-    `The agent will start this when the session opens, with your permissions:\n\n${question.runs}`,
-    question.details.length > 0 ? question.details.join('\n') : null,
+    `The agent will start this when the session opens, with your permissions:\n\n${visibleText(question.runs)}`,
+    question.details.length > 0 ? question.details.map(visibleText).join('\n') : null,
     `Defined in ${question.source} (${question.workspace}). Tandem remembers your answer for this folder and this exact definition.`,
   ].filter((part): part is string => part !== null).join('\n\n');
-  const choice = await vscode.window.showWarningMessage(`Start the MCP server "${question.name}" from this project?`, { modal: true, detail }, allow, decline);
+  const choice = await vscode.window.showWarningMessage(`Start the MCP server "${visibleText(question.name)}" from this project?`, { modal: true, detail }, allow, decline);
   return choice === allow ? 'allowed' : choice === decline ? 'declined' : null;
 }
 

@@ -5,6 +5,7 @@ import { reviewRegistryEntry, variableQuestion, withoutVariables } from '../regi
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
 import { COMMANDS, SETTINGS } from '../../contract/ids';
+import { visibleLines, visibleText } from '../../util/visibleText';
 
 /** "Add Agent from Registry…": pick an agent of the ACP registry, confirm what it runs, add it to tandem.agents. */
 export function registerRegistryCommand(logger: Logger, onAdded: (agentId: string) => Promise<void>): vscode.Disposable {
@@ -63,12 +64,12 @@ async function confirmedSettings(agent: RegistryAgent, settings: AgentServerSett
     return null;
   }
   const add = 'Add Agent';
-  if (await vscode.window.showWarningMessage(review.title, { modal: true, detail: review.summary }, add) !== add) return null;
+  if (await vscode.window.showWarningMessage(visibleText(review.title), { modal: true, detail: visibleLines(review.summary) }, add) !== add) return null;
   const leftOut: string[] = [];
   for (const variable of review.dangerous) {
     const question = variableQuestion(agent.name, variable);
     const keep = `Keep ${variable.name}`;
-    const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, keep, `Leave ${variable.name} Out`);
+    const choice = await vscode.window.showWarningMessage(visibleText(question.message), { modal: true, detail: visibleLines(question.detail) }, keep, `Leave ${variable.name} Out`);
     if (!choice) return null;
     if (choice !== keep) leftOut.push(variable.name);
   }

@@ -8,6 +8,7 @@ import { DisposableBase, toDisposable } from '../../util/disposable';
 import type { Logger } from '../../util/logger';
 import { TerminalMirrors } from './terminalMirror';
 import { readAgentPriority } from '../../agents/vscode/agentSettings';
+import { visibleText } from '../../util/visibleText';
 
 /** Login programs run in a real VS Code terminal, where the user can type; its exit ends the wait. */
 class SignInTerminals extends DisposableBase implements SignInRunner {
@@ -49,7 +50,7 @@ class SignInTerminals extends DisposableBase implements SignInRunner {
 async function allowCwdOutsideRoots(cwd: string): Promise<boolean> {
   const allow = 'Allow';
   const answer = await vscode.window.showWarningMessage(
-    `The agent wants to run a command in ${cwd}, outside this workspace.`,
+    `The agent wants to run a command in ${visibleText(cwd)}, outside this workspace.`,
     { modal: true, detail: 'Commands can read and change anything in that folder.' },
     allow,
   );

@@ -39,7 +39,7 @@ export class TestCodec implements TextCodec {
 
   async encode(text: string, encoding: string): Promise<Uint8Array> {
     this.onEncode(text);
-    if (encoding === 'iso88591') return Buffer.from(text.replace(/[^\u0000-\u00ff]/g, '?'), 'latin1');
+    if (encoding === 'iso88591') return Buffer.from([...text].map((char) => (char.charCodeAt(0) <= 0xff && char.length === 1 ? char : '?')).join(''), 'latin1');
     if (encoding === 'utf16le') return Buffer.concat([UTF16_BOM, Buffer.from(text, 'utf16le')]);
     return Buffer.from(text, 'utf8');
   }

@@ -1,11 +1,12 @@
 import type { Disposable } from '../util/disposable';
 import type { Logger } from '../util/logger';
 import type { DocumentStore } from './documents';
-import { assertLeadsTo, danglingLinkRefusal, FileRefused, readRegularFile } from './fileAccess';
+import { readDiskText } from './diskText';
+import { assertLeadsTo, danglingLinkRefusal, FileRefused } from './fileAccess';
 import { executionControlReason } from './executionControlFiles';
 import { resolveAgentPath, type ResolvedPath } from './pathBoundary';
 import { ServiceError, throwIfCancelled } from './serviceError';
-import { conformTo, decodeText, looksBinary, MAX_TEXT_FILE_BYTES, shapeOf, sliceLines } from './textContent';
+import { conformTo, shapeOf, sliceLines } from './textContent';
 
 /** Decisions only the user can make. */
 export interface FsDecisions {
@@ -18,8 +19,11 @@ export interface FsDecisions {
 }
 
 export interface ChangeRecorder {
-  /** `owner`: the session that made the change (its key). */
-  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string }, owner?: string): void;
+  /**
+   * `owner`: the session that made the change (its key). `encoding` 'bytes': `before` and
+   * `after` are the file's bytes, one character per byte (latin1), for a file not in UTF-8.
+   */
+  record(path: string, change: { before: string | null; after: string | null; origin: 'editor' | 'disk'; toolCallId?: string; encoding?: 'text' | 'bytes' }, owner?: string): void;
 }
 
 export interface FsServiceOptions {
@@ -92,10 +96,15 @@ export class EditorFsService implements FileService {
       } catch (error) {
         throw asAgentError(error);
       }
-      after = await this.options.documents.write(path, next).catch((error: unknown) => {
+      const written = await this.options.documents.write(path, next).catch((error: unknown) => {
         throw asAgentError(error);
       });
-      this.options.changes.record(path, { before, after, origin: 'editor', toolCallId: this.options.currentEditToolCall() });
+      after = written.text;
+      const toolCallId = this.options.currentEditToolCall();
+      const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+      this.options.changes.record(path, written.bytes
+        ? { before: latin1(written.bytes.before), after: latin1(written.bytes.after), origin: 'editor', toolCallId, encoding: 'bytes' }
+        : { before, after, origin: 'editor', toolCallId });
     }
     this.lastSeen.set(path, after);
   }
@@ -126,18 +135,18 @@ export class EditorFsService implements FileService {
   }
 
   /**
-   * The text the user sees: the open buffer, else the disk (null when the file does not exist).
-   * The disk read opens the checked real path itself, so a link swapped after the check changes nothing.
+   * The text the user sees: the open buffer, else the disk in the file's encoding (null when the
+   * file does not exist). The disk read opens the checked real path itself, so a link swapped
+   * after the check changes nothing.
    */
   private async currentText(target: ResolvedPath): Promise<string | null> {
-    const open = this.options.documents.openText(workingPath(target));
+    const path = workingPath(target);
+    const open = this.options.documents.openText(path);
     if (open !== undefined) return open;
-    const bytes = await readRegularFile(target.realPath, MAX_TEXT_FILE_BYTES).catch((error: unknown) => {
+    const disk = await readDiskText(path, target.realPath, this.options.documents.codec).catch((error: unknown) => {
       throw asAgentError(error);
     });
-    if (bytes === null) return null;
-    if (looksBinary(bytes)) throw new ServiceError('invalid', `${target.path} is a binary file, not text.`, { path: target.path });
-    return decodeText(bytes);
+    return disk?.text ?? null;
   }
 }
 

@@ -7,15 +7,10 @@ export interface TextShape {
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
 
 /**
- * A NUL byte in the first 8 KB, or invalid UTF-8 anywhere: not a text file an agent should edit.
- * The whole file is checked: text decoded with replacement characters would be written back
- * with them, and the bytes they stood for would be gone.
+ * The exact text of a UTF-8 text file, or null for anything else: a NUL byte in the first 8 KB,
+ * or invalid UTF-8 anywhere (text decoded with replacement characters would be written back with
+ * them, and the bytes they stood for would be gone).
  */
-export function looksBinary(bytes: Uint8Array): boolean {
-  return exactText(bytes) === null;
-}
-
-/** The exact text of a text file (see looksBinary), or null for anything else. */
 export function exactText(bytes: Uint8Array): string | null {
   return bytes.subarray(0, 8192).includes(0) ? null : decodeUtf8(bytes);
 }
@@ -27,13 +22,6 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-/** Decodes UTF-8 keeping a BOM as U+FEFF, so the text is the file's exact content; throws on invalid UTF-8 (see looksBinary). */
-export function decodeText(bytes: Uint8Array): string {
-  const text = decodeUtf8(bytes);
-  if (text === null) throw new Error('The file is not valid UTF-8 text.');
-  return text;
 }
 
 export function shapeOf(text: string): TextShape {

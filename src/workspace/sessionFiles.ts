@@ -1,4 +1,5 @@
 import { fileChangingKinds } from '../acp/toolKinds';
+import type { WrittenText } from '../files/diskText';
 import type { DocumentStore } from '../files/documents';
 import { EditorFsService, type FileService, type FsDecisions } from '../files/fileService';
 import { DiskChangeTracker } from '../review/diskChangeTracker';
@@ -29,8 +30,9 @@ export function createSessionFiles(session: FsSessionContext, options: SessionFs
   const changes = { record: (path: string, change: RecordedChange) => options.changes.record(path, change, session.key) };
   const documents: DocumentStore = {
     openText: (path) => options.documents.openText(path),
+    codec: options.documents.codec,
     write: async (path, text) => {
-      let written = text;
+      let written: WrittenText = { text };
       await options.changes.agentWrite(path, async () => {
         written = await options.documents.write(path, text);
       });

@@ -230,6 +230,44 @@ describe('review byte for byte in code-server', () => {
     await screenshot(page, 'e2e-bytes-gemini-kept');
   });
 
+  test('Gemini CLI reads the unsaved text of a BOM + CRLF file, and its write joins the unsaved edits, undoable, until the user saves', { timeout: 240_000 }, async () => {
+    assert.ok(model);
+    const original = utf8('\uFEFFalpha\r\nbeta\r\ngamma\r\n');
+    writeFileSync(at('dirty-bom.txt'), original);
+    await openFile(page, 'dirty-bom.txt');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await goToLine(2);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' typed');
+    await until(isDirty, 'the editor to have unsaved edits');
+    const requestsBefore = model.requests.length;
+    model.enqueue(
+      { toolUses: [{ name: 'read_file', input: { file_path: at('dirty-bom.txt') } }] },
+      { toolUses: [{ name: 'write_file', input: { file_path: at('dirty-bom.txt'), content: 'alpha\nbeta typed\nGAMMA\n' } }] },
+      { text: 'Edited it.' },
+    );
+    await turn('Read dirty-bom.txt, then make gamma upper case', 180_000);
+    const toModel = model.requests.slice(requestsBefore).filter((request) => request.role === 'main').map((request) => JSON.stringify(request.body));
+    assert.ok(toModel.some((body) => body.includes('functionResponse') && body.includes('beta typed')), 'the read gave Gemini the unsaved text');
+    await expectEditorShows('alpha\nbeta typed\nGAMMA\n');
+    assert.equal(await isDirty(), true, 'the write joined the unsaved edits: still unsaved');
+    await expectBytes('dirty-bom.txt', original);
+    await screenshot(page, 'e2e-bytes-dirty-joined');
+    await pendingFiles(1);
+    await barButton('Keep all').click();
+    await pendingFiles(0);
+
+    // One step on the editor's undo stack, the user's typing left as it was.
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+z');
+    await expectEditorShows('alpha\nbeta typed\ngamma\n');
+    await page.keyboard.press('Control+Shift+z');
+    await expectEditorShows('alpha\nbeta typed\nGAMMA\n');
+    await expectBytes('dirty-bom.txt', original);
+    await page.keyboard.press('Control+s');
+    await expectBytes('dirty-bom.txt', utf8('\uFEFFalpha\r\nbeta typed\r\nGAMMA\r\n'));
+  });
+
   test('Ctrl+Z in the editor undoes an agent write as one step; saved, the file is byte for byte the original', { timeout: 180_000 }, async () => {
     await selectAgent('Bytes agent', 'bytes');
     const files: [name: string, original: string, agent: string][] = [

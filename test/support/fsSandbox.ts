@@ -28,7 +28,7 @@ export function fsSandboxEachTest(prefix: string, beforeRemoval: () => void = ()
   beforeEachTest((t) => {
     const root = tempWorkspace(t, prefix);
     onTestEnd(t, beforeRemoval);
-    Object.assign(sandbox, { workspace: join(root, 'workspace'), outside: join(root, 'outside'), documents: new DiskBackedDocuments(), asked: [], recorded: [] });
+    Object.assign(sandbox, { workspace: join(root, 'workspace'), outside: join(root, 'outside'), documents: new DiskBackedDocuments([join(root, 'workspace')]), asked: [], recorded: [] });
     mkdirSync(sandbox.workspace);
     mkdirSync(sandbox.outside);
     writeFileSync(join(sandbox.outside, 'secret.txt'), 'top secret\n');

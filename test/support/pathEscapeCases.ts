@@ -274,7 +274,7 @@ export async function runPathEscapeCases(options: PathEscapeOptions = {}): Promi
 }
 
 async function runCase(layout: EscapeLayout, escape: PathEscapeCase, tag: string, stallMs: number): Promise<PathEscapeOutcome> {
-  const documents = new DiskBackedDocuments();
+  const documents = new DiskBackedDocuments([layout.workspace]);
   const setup: FsServiceSetup = { workspace: layout.workspace, documents, asked: [], recorded: [] };
   const path = escape.prepare(layout, tag);
   const before = outsideFiles(layout);
@@ -372,7 +372,7 @@ async function racingReads(layout: EscapeLayout, reads: number, signal: AbortSig
       swapper.stdout?.once('data', () => resolve());
       swapper.once('exit', () => resolve());
     });
-    const setup: FsServiceSetup = { workspace: layout.workspace, documents: new DiskBackedDocuments(), asked: [], recorded: [] };
+    const setup: FsServiceSetup = { workspace: layout.workspace, documents: new DiskBackedDocuments([layout.workspace]), asked: [], recorded: [] };
     const fs = editorFsService(setup);
     const paths = [swing, join(flip, 'secret.txt')];
     while (tally.reads < reads && !signal?.aborted) {

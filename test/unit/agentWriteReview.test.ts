@@ -56,7 +56,7 @@ describe('an agent write to an open file with pending hunks', () => {
 
     assert.equal(changes, 1, 'one write, one ledger update');
     assert.equal(documents.open.get(path), content);
-    assert.equal(readFileSync(path, 'utf8'), content);
+    assert.equal(readFileSync(path, 'utf8'), SIX_LINES, 'the writes joined the open document; saving it is the user\'s');
     assert.equal(ledger.currentText(path), content);
     assert.equal(ledger.file(path)?.origin, 'editor');
     const hunks = ledger.file(path)?.hunks ?? [];

@@ -11,6 +11,7 @@ import { replaceFileContent } from '../../src/files/fileAccess';
 import type { DocumentStore } from '../../src/files/documents';
 import { sha256 } from '../support/hashes';
 import { editorFsService } from '../support/pathEscapeCases';
+import { TestCodec } from '../support/memoryDocuments';
 import { diskReview } from '../support/reviewHarness';
 import { beforeEachTest, tempWorkspace } from '../support/sessionBuilders';
 
@@ -71,10 +72,11 @@ describe('fs/write_text_file records what the file holds', () => {
     // As the editor's documents do for a file that mixes line endings: untouched lines keep theirs.
     const documents: DocumentStore = {
       openText: () => undefined,
+      codec: new TestCodec(),
       write: async (_path, text) => {
         const kept = text.replace('two\r\n', 'two\n');
         writeFileSync(path, kept);
-        return kept;
+        return { text: kept };
       },
     };
     const fs = editorFsService({ workspace, documents, asked, recorded, decisions: { overwriteUserChanges: async () => { asked.push('overwrite'); return false; } } });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bufferHolds, keepLineEndings, oneLineEnding, sameLines } from '../../src/files/vscode/exactLines';
+import { bufferHolds, keepLineEndings, oneLineEnding, sameLines } from '../../src/files/exactLines';
 import { Random } from '../support/reviewStressCases';
 
 /** What VS Code's buffer shows of a file: every line ending made the same. */

@@ -36,6 +36,7 @@ function fifo(name: string): string {
 function poolReadingDocuments(): DocumentStore {
   return {
     openText: (path) => sandbox.documents.openText(path),
+    codec: sandbox.documents.codec,
     write: (path, text) => sandbox.documents.write(path, text),
   };
 }
@@ -113,6 +114,29 @@ describe('check and use are one step', () => {
     await assert.rejects(fs.writeTextFile({ sessionId: 's', path: shared, content: 'agent\n' }), /now leads to .*outside\/secret\.txt instead of .*notes\.txt/);
     assert.equal(readFileSync(secret(), 'utf8'), 'top secret\n');
     assert.deepEqual([sandbox.recorded, sandbox.documents.writes], [[], []]);
+  });
+
+  test('a folder swapped for a link out while the editor encodes the text: nothing lands outside, and the agent hears it', async () => {
+    const dir = join(sandbox.workspace, 'dir');
+    mkdirSync(dir);
+    const path = join(dir, 'secret.txt');
+    const original = Buffer.from('caf\xe9\n', 'latin1');
+    writeFileSync(path, original);
+    const codec = sandbox.documents.codec;
+    codec.configured.set(path, 'iso88591');
+    const fs = service();
+    await fs.readTextFile({ sessionId: 's', path });
+    // The agent's text on its way to bytes: past the service's check, where the editor used to save the document by its path.
+    codec.onEncode = (text) => {
+      if (!text.startsWith('th')) return;
+      codec.onEncode = () => undefined;
+      renameSync(dir, `${dir}-away`);
+      symlinkSync(sandbox.outside, dir);
+    };
+    await assert.rejects(fs.writeTextFile({ sessionId: 's', path, content: 'th\u00e9\n' }), /now leads to .*outside\/secret\.txt instead of .*dir\/secret\.txt .*so nothing was written/);
+    assert.equal(readFileSync(secret(), 'utf8'), 'top secret\n');
+    assert.deepEqual(readFileSync(join(`${dir}-away`, 'secret.txt')), original);
+    assert.deepEqual(sandbox.recorded, []);
   });
 
   test('an open buffer is not served for a path that leads outside', async () => {

@@ -56,6 +56,6 @@ test('one agent write to an open file with pending hunks: one ledger update, one
   assert.equal(ledgerUpdates, 1, 'one write, one ledger update');
   assert.equal(reviews.length, 1, 'one ledger update, one reviewChanged');
   assert.deepEqual(reviews[0]?.review.files.map((file) => [file.label, file.hunks.map((hunk) => hunk.added)]), [['notes.txt', [['ONE'], ['FOUR']]]]);
-  assert.equal(readFileSync(path, 'utf8'), second);
+  assert.equal(readFileSync(path, 'utf8'), SIX_LINES, 'the writes joined the open document; saving it is the user\'s');
   assert.equal(files.documents.open.get(path), second);
 });

@@ -1,11 +1,13 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { assertLeadsTo, ensureRegularFile, FileRefused, holdsExactly, readRegularFile, replaceFileContent, writeRegularFile, writeTarget } from '../fileAccess';
-import type { DocumentStore } from '../documents';
+import { writeDiskText, type WrittenText } from '../diskText';
+import { assertLeadsTo, FileRefused, replaceFileContent, writeRegularFile, writeTarget } from '../fileAccess';
+import type { DocumentStore, DocumentWriter } from '../documents';
 import { minimalEdits } from '../minimalEdits';
-import { exactText, MAX_TEXT_FILE_BYTES, withoutBom } from '../textContent';
-import { bufferHolds, keepLineEndings, oneLineEnding, sameLines, type BufferShape } from './exactLines';
-import type { DocumentWriter } from '../documents';
+import { followLinks } from '../pathBoundary';
+import { withoutBom } from '../textContent';
+import type { TextCodec } from '../textEncoding';
+import { bufferHolds, sameLines, type BufferShape } from '../exactLines';
 import { visibleText } from '../../util/visibleText';
 
 /** How long a write to disk waits for a clean document of the file to reload it. */
@@ -30,6 +32,25 @@ async function encoded(text: string, encoding: string | undefined): Promise<Uint
   if (encoding === undefined || encoding === 'utf8' || encoding === 'utf8bom') return Buffer.from(text, 'utf8');
   return vscode.workspace.encode(withoutBom(text), { encoding });
 }
+
+/**
+ * The editor's encodings: VS Code's own encoder and decoder, the encoding an open document was
+ * read in (settings, a guess, or the user's **Reopen with Encoding**), then `files.encoding`.
+ */
+const editorCodec: TextCodec = {
+  encodingsFor(path) {
+    const configured = vscode.workspace.getConfiguration('files', vscode.Uri.file(path)).get<string>('encoding');
+    return [openDocument(path)?.encoding, configured].filter((encoding): encoding is string => typeof encoding === 'string');
+  },
+  async guessEncoding(path) {
+    const uri = vscode.Uri.file(path);
+    if (!vscode.workspace.getConfiguration('files', uri).get<boolean>('autoGuessEncoding')) return undefined;
+    // Opening the document makes VS Code guess as it does for an editor; its encoding is the guess.
+    return (openDocument(path) ?? (await vscode.workspace.openTextDocument(uri))).encoding;
+  },
+  decode: async (bytes, encoding) => vscode.workspace.decode(bytes, { encoding }),
+  encode: async (text, encoding) => vscode.workspace.encode(text, { encoding }),
+};
 
 /**
  * Resolves once `shows()` holds for the document, or after a bound: a clean document reloads by
@@ -64,14 +85,17 @@ async function askToSaveFirst(path: string): Promise<boolean> {
 
 /**
  * Files as the editor sees them, written so the bytes on disk are exactly the text meant. A
- * write goes through the document, as one WorkspaceEdit of minimal replacements (one step on
- * its undo stack) and a save, when the buffer can hold the result exactly; otherwise (mixed line
- * endings, a lone CR, a BOM the document would not save) the exact bytes go to disk and a clean
- * document reloads them, which VS Code also keeps as one undo step. The disk is never written
- * behind unsaved edits. Every write lands on the real file checked when it started: a link along
- * the path that leads out of the workspace or to nothing, or that changes on the way, refuses it.
+ * document with unsaved edits takes a write as one WorkspaceEdit of minimal replacements (one
+ * step on its undo stack), and stays unsaved: saving is the user's. Any other write puts the
+ * exact bytes on disk, in the file's encoding, and a clean document reloads them, which VS Code
+ * keeps as one undo step. Tandem writes those bytes itself, never by asking the editor to save a
+ * path: every write lands on the real file checked when it started, and a link along the path
+ * that leads out of the workspace or to nothing, or that changes on the way, refuses it. The
+ * disk is never written behind unsaved edits.
  */
 export class EditorDocuments implements DocumentStore, DocumentWriter {
+  readonly codec = editorCodec;
+
   constructor(private readonly roots: () => readonly string[]) {}
 
   /** Unsaved text only: a clean buffer shows the file through VS Code's line-ending rules, the disk has its exact text. */
@@ -84,19 +108,18 @@ export class EditorDocuments implements DocumentStore, DocumentWriter {
    * An agent's write. Lines whose text it left as it was keep the line endings they have on disk;
    * returns the exact text the file holds afterwards.
    */
-  async write(path: string, text: string): Promise<string> {
+  async write(path: string, text: string): Promise<WrittenText> {
     const realPath = writeTarget(path, this.roots());
     const open = openDocument(path);
     if (open?.isDirty) {
       // The agent worked on the user's unsaved text, so its write joins them in the buffer.
       await this.edit(path, realPath, open, text);
-      return savedText(open);
+      return { text: savedText(open) };
     }
-    const bytes = await readRegularFile(realPath, MAX_TEXT_FILE_BYTES);
-    const current = bytes === null ? null : exactText(bytes);
-    const target = current === null ? text : keepLineEndings(current, text);
-    if (target !== current) await this.exactly(path, realPath, target, open);
-    return target;
+    const version = open?.version;
+    const written = await writeDiskText(path, realPath, text, this.codec);
+    if (open) await reloaded(open, () => open.version !== version || sameLines(open.getText(), withoutBom(written.text)));
+    return written;
   }
 
   /** Undo or redo of a change made through the editor: exact, through the document where it can hold the result. */
@@ -134,41 +157,31 @@ export class EditorDocuments implements DocumentStore, DocumentWriter {
     if (!(await askToSaveFirst(path))) throw new FileRefused(path, 'it has unsaved edits in the editor and you kept the agent\'s change');
     assertLeadsTo(path, realPath);
     if (!(await open.save())) throw new FileRefused(path, `${basename(path)} could not be saved`);
+    // The user's save goes by the path, as their own Ctrl+S does: should a link have been swapped in meanwhile, they hear where it went.
+    const now = followLinks(path).realPath;
+    if (now !== realPath) {
+      throw new FileRefused(path, `your edits were saved through ${path}, which now leads to ${now} instead of ${realPath} (a link along it changed meanwhile): check both files; the agent's change was not undone`);
+    }
     return false;
   }
 
-  /** Through the document when a buffer of the file can hold `text` exactly and saves exactly its bytes; else to disk. */
+  /** The exact bytes to disk, in the encoding of the document that shows the file (UTF-8 when none does); a clean document reloads them. */
   private async exactly(path: string, realPath: string, text: string, open: vscode.TextDocument | undefined): Promise<void> {
-    let document = open;
-    if (oneLineEnding(text) !== null) {
-      if (!document) await ensureRegularFile(realPath);
-      document ??= await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-      if (bufferHolds(shapeOf(document), text)) {
-        await this.edit(path, realPath, document, text);
-        // A save participant (format, trim whitespace) may have changed what was saved: the disk gets the exact bytes then.
-        if (await holdsExactly(realPath, await encoded(text, document.encoding))) return;
-      }
-    }
-    const bytes = await encoded(text, document?.encoding);
+    const bytes = await encoded(text, open?.encoding);
     assertLeadsTo(path, realPath);
     await writeRegularFile(realPath, bytes);
-    const shown = document;
-    if (shown) await reloaded(shown, () => sameLines(shown.getText(), withoutBom(text)));
+    if (open) await reloaded(open, () => sameLines(open.getText(), withoutBom(text)));
   }
 
-  /** One WorkspaceEdit of minimal replacements, then a save when the document is dirty. */
+  /** One WorkspaceEdit of minimal replacements to a document with unsaved edits: they stay unsaved, with the write among them. */
   private async edit(path: string, realPath: string, document: vscode.TextDocument, text: string): Promise<void> {
     const edits = minimalEdits(document.getText(), withoutBom(text));
-    if (edits.length > 0) {
-      const edit = new vscode.WorkspaceEdit();
-      for (const replacement of edits) {
-        edit.replace(document.uri, new vscode.Range(document.positionAt(replacement.start), document.positionAt(replacement.end)), replacement.text);
-      }
-      assertLeadsTo(path, realPath);
-      if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The editor refused the edit to ${path}.`);
+    if (edits.length === 0) return;
+    const edit = new vscode.WorkspaceEdit();
+    for (const replacement of edits) {
+      edit.replace(document.uri, new vscode.Range(document.positionAt(replacement.start), document.positionAt(replacement.end)), replacement.text);
     }
-    if (!document.isDirty) return;
     assertLeadsTo(path, realPath);
-    if (!(await document.save())) throw new Error(`${path} could not be saved.`);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The editor refused the edit to ${path}.`);
   }
 }

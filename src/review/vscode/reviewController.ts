@@ -12,7 +12,7 @@ import { DisposableBase, toDisposable, type Disposable } from '../../util/dispos
 import { Emitter } from '../../util/emitter';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
-import { keepLineEndings } from '../../files/vscode/exactLines';
+import { keepLineEndings } from '../../files/exactLines';
 import { ReviewWriter, writeFailureMessage } from '../reviewWriter';
 import { type DocumentWriter } from '../../files/documents';
 import { editorNote } from '../editorNote';

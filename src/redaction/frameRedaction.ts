@@ -1,49 +1,36 @@
-import { isRecord } from '../util/untrustedJson';
 import { recentContext, secretsOfPiece } from './pieceRedaction';
 import { maskPieces } from './secrets';
 import type { Frame } from '../wire/frame';
 import { finished, LARGE_FRAME_CHARS, largeFrameText } from './largeFrameRedaction';
 import { parseFrameText, redactFrameText, redactParsedFrame } from './redact';
+import { StreamSlots, unrepeated, type StreamSlot } from './streamSlots';
 
-/** Updates whose text streams in pieces: a credential can be split between two of them. */
-const STREAMED_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
 const MAX_STREAMS = 64;
 /** A piece held back this long (in text) is released even if its last word never ends. */
 const MAX_HELD_CHARS = 16 * 1024;
 
-interface StreamedPiece {
+/** A frame that carries pieces of streamed text (see `StreamSlots`). */
+interface StreamedFrame {
   readonly frame: Frame;
-  readonly message: Record<string, unknown>;
-  /** The `content` object whose `text` is the piece. */
-  readonly content: Record<string, unknown>;
-  readonly text: string;
-  /** Direction, session, update kind and message: which pieces continue which. */
-  readonly stream: string;
-}
-
-function streamedPiece(frame: Frame, message: unknown): StreamedPiece | null {
-  if (!isRecord(message) || message.method !== 'session/update' || !isRecord(message.params)) return null;
-  const params = message.params;
-  const update = params.update;
-  if (!isRecord(update) || !STREAMED_UPDATES.has(String(update.sessionUpdate))) return null;
-  const content = update.content;
-  if (!isRecord(content) || typeof content.text !== 'string') return null;
-  const messageId = typeof update.messageId === 'string' ? update.messageId : '';
-  const stream = [frame.direction, String(params.sessionId), String(update.sessionUpdate), messageId].join('\u0000');
-  return { frame, message, content, text: content.text, stream };
+  readonly message: unknown;
+  readonly slots: readonly StreamSlot[];
+  /** Its streams: frames are held together only while they continue the same ones. */
+  readonly streams: string;
 }
 
 /**
  * Redacts frames in order for every view of the traffic (channel, inspector, exports). Streamed
- * text (`agent_message_chunk` and its kind) is redacted over the text of consecutive pieces,
- * not piece by piece: a piece that ends inside a word is held back until the word ends in a
- * later piece, another frame arrives, or the caller releases it as stale, so neither half of a
- * credential split at a piece boundary is shown. Frames come out in the order they went in.
+ * text (message chunks, a terminal's output, a tool call's content) is redacted over the text of
+ * its stream's consecutive pieces, not piece by piece: a piece that ends inside a word is held
+ * back until the word ends in a later piece, another frame arrives, or the caller releases it as
+ * stale, so neither half of a credential split at a piece boundary is shown. Frames come out in
+ * the order they went in.
  */
 export class FrameRedactor {
-  private held: StreamedPiece[] = [];
+  private held: StreamedFrame[] = [];
   private heldChars = 0;
   private readonly contexts = new Map<string, string>();
+  private readonly slots = new StreamSlots();
 
   /** The frames that can be shown now that `frame` arrived, redacted. */
   push(frame: Frame): Frame[] {
@@ -57,7 +44,7 @@ export class FrameRedactor {
   *steps(frame: Frame): Generator<void, Frame[]> {
     if (frame.text.length > LARGE_FRAME_CHARS) {
       // A streamed piece is read with the pieces around it instead.
-      const text = yield* largeFrameText(frame.text, (message) => streamedPiece(frame, message) === null);
+      const text = yield* largeFrameText(frame.text, (message) => this.slots.slotsOf(frame, message).length === 0);
       if (text !== undefined) return [...this.release(), { ...frame, text }];
     }
     return this.pushWhole(frame);
@@ -65,16 +52,23 @@ export class FrameRedactor {
 
   private pushWhole(frame: Frame): Frame[] {
     const message = parseFrameText(frame.text);
-    const piece = message === undefined ? null : streamedPiece(frame, message);
-    const out = this.held.length > 0 && piece?.stream !== this.held[0]?.stream ? this.release() : [];
-    if (!piece) {
+    const streamed = message === undefined ? null : this.streamed(frame, message);
+    const out = this.held.length > 0 && streamed?.streams !== this.held[0]?.streams ? this.release() : [];
+    if (!streamed) {
       const text = message === undefined ? redactFrameText(frame.text) : redactParsedFrame(message, frame.text);
       return [...out, { ...frame, text }];
     }
-    this.held.push(piece);
-    this.heldChars += piece.text.length;
-    const wordOpen = /\S$/.test(piece.text);
+    this.held.push(streamed);
+    this.heldChars += streamed.slots.reduce((sum, slot) => sum + slot.text.length, 0);
+    const wordOpen = streamed.slots.some((slot) => /\S$/.test(slot.text));
     return wordOpen && this.heldChars < MAX_HELD_CHARS ? out : [...out, ...this.release()];
+  }
+
+  private streamed(frame: Frame, message: unknown): StreamedFrame | null {
+    this.slots.note(frame, message);
+    const slots = this.slots.slotsOf(frame, message);
+    this.slots.answered(frame, message);
+    return slots.length === 0 ? null : { frame, message, slots, streams: slots.map((slot) => slot.stream).join('\u0001') };
   }
 
   get holding(): boolean {
@@ -95,32 +89,45 @@ export class FrameRedactor {
     return this.shown(this.held).frames;
   }
 
-  /** Shows the held pieces; later pieces of their stream are read after them. */
+  /** Shows the held pieces; later pieces of their streams are read after them. */
   private release(): Frame[] {
-    const pieces = this.held;
+    const held = this.held;
     this.held = [];
     this.heldChars = 0;
-    const { frames, streamed } = this.shown(pieces);
-    if (pieces[0]) this.remember(pieces[0].stream, streamed);
+    const { frames, streamed } = this.shown(held);
+    for (const [stream, text] of streamed) this.remember(stream, text);
     return frames;
   }
 
   /**
-   * The pieces redacted over their stream's text. When their last word is still open the stream
-   * may go on inside a credential, so whatever of that word could begin one is masked as well.
+   * The frames with each stream's pieces redacted over the stream's text. When a stream's last
+   * word is still open it may go on inside a credential, so whatever of that word could begin
+   * one is masked as well.
    */
-  private shown(pieces: readonly StreamedPiece[]): { frames: Frame[]; streamed: string } {
-    const first = pieces[0];
-    if (!first) return { frames: [], streamed: '' };
-    const context = this.contexts.get(first.stream) ?? '';
-    const streamed = context + pieces.map((piece) => piece.text).join('');
-    const texts = maskPieces(pieces.map((piece) => piece.text), secretsOfPiece(streamed, true, context.length), '', context.length);
-    const frames = pieces.map((piece, index) => {
-      // The parsed message is this redactor's own copy: the piece's text is replaced in place.
-      piece.content.text = texts[index];
-      const text = redactParsedFrame(piece.message, piece.frame.text);
-      piece.content.text = piece.text;
-      return { ...piece.frame, text };
+  private shown(held: readonly StreamedFrame[]): { frames: Frame[]; streamed: Map<string, string> } {
+    const pieces = new Map<string, StreamSlot[]>();
+    for (const slot of held.flatMap((each) => each.slots)) {
+      const known = pieces.get(slot.stream);
+      if (known) known.push(slot);
+      else pieces.set(slot.stream, [slot]);
+    }
+    const masked = new Map<StreamSlot, string>();
+    const streamed = new Map<string, string>();
+    for (const [stream, slots] of pieces) {
+      const known = this.contexts.get(stream) ?? '';
+      const first = slots[0] as StreamSlot;
+      const context = first.repeats ? unrepeated(known, first.text) : known;
+      const texts = slots.map((slot) => slot.text);
+      const text = context + texts.join('');
+      maskPieces(texts, secretsOfPiece(text, true, context.length), '', context.length).forEach((shown, index) => masked.set(slots[index] as StreamSlot, shown));
+      streamed.set(stream, text);
+    }
+    const frames = held.map(({ frame, message, slots }) => {
+      // The parsed message is this redactor's own copy: the pieces are replaced in place.
+      for (const slot of slots) slot.holder[slot.key] = masked.get(slot);
+      const text = redactParsedFrame(message, frame.text);
+      for (const slot of slots) slot.holder[slot.key] = slot.text;
+      return { ...frame, text };
     });
     return { frames, streamed };
   }

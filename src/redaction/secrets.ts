@@ -6,6 +6,7 @@
  * words such as "skeleton" or "task-list") match nothing: every shape needs a vendor prefix, a
  * secret-looking name or a place (URL password, Authorization header) that only credentials fill.
  */
+import { isAwsSecretKey, openAwsSecretKeyStart } from './awsSecretKey';
 import { isSecretKey, isSecretName, QUERY_SECRET_NAMES } from './secretNames';
 
 export { isSecretKey, isSecretName };
@@ -59,6 +60,21 @@ interface Rule {
 }
 
 const rule = (source: string, group: number, accept?: Rule['accept'], flags = 'g'): Rule => ({ pattern: new RegExp(source, `${flags}d`), group, accept });
+
+/** How far back on its line a flag looks for the program it belongs to. */
+const COMMAND_REACH = 512;
+
+/** Whether `program` is named earlier on the match's line: `-p` is a password to mysql, a port to docker run. */
+const afterProgram = (program: RegExp) => (match: RegExpExecArray) => {
+  const before = match.input.slice(Math.max(0, match.index - COMMAND_REACH), match.index);
+  // The command the flag is in: on its line, after the last `|`, `;` or `&` before it.
+  const commandStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('|'), before.lastIndexOf(';'), before.lastIndexOf('&')) + 1;
+  return program.test(before.slice(commandStart));
+};
+
+/** A program's short password flag (`sshpass -p x`, `mysql -px`): `attached` when the program takes the value only joined to the flag. */
+const passwordFlag = (flags: string, program: RegExp, attached = false): Rule =>
+  rule(String.raw`(?<![\w-])(?:${flags})${attached ? '' : String.raw`(?:=|[ \t]*)`}(?![-\s])(${VALUE})`, 1, afterProgram(program));
 const secretName = (match: RegExpExecArray) => isSecretName(match[1] ?? '');
 /** `token=getToken()`: the value is a call, so the text is code, not a setting. */
 const calledValue = (match: RegExpExecArray) => /[([]/.test(match.input.charAt(match.index + match[0].length));
@@ -82,6 +98,14 @@ const RULES: readonly Rule[] = [
   rule(String.raw`(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?:[ \t]*[=:])?[ \t]+([A-Za-z0-9/+=_.-]{16,})`, 2, (match) => secretName(match) && looksGenerated(match[2] ?? '')),
   rule(String.raw`\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})`, 1, (match) => hasDigit(match[1] ?? '') || (match[1] ?? '').length >= 20, 'gi'),
   rule(String.raw`\b(?:proxy-)?authorization\b\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:Bearer|Basic|Token|Digest|Negotiate|Bot)[ \t]+)?([^\s"',;\\]+)`, 1, undefined, 'gi'),
+  // Passwords on command lines that no name labels.
+  rule(String.raw`(?<![\w-])(?:-u|--user|-U|--proxy-user)(?:=|[ \t]*)["']?[^\s:"']*:([^\s"']+)`, 1, afterProgram(/\bcurl\b/)),
+  passwordFlag('-p', /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb(?:-dump|-admin)?)\b/, true),
+  passwordFlag('-p', /\bsshpass\b/),
+  passwordFlag('-p', /\b(?:docker|podman|nerdctl|buildah|helm[ \t]+registry)[ \t]+login\b/),
+  passwordFlag('-a|--pass', /\bredis-cli\b/),
+  // A bare AWS secret access key: 40 characters of base64 and no name beside it.
+  rule(String.raw`(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`, 0, (match) => isAwsSecretKey(match[0], match.input, match.index)),
   // scheme://user:password@host
   rule(String.raw`\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@:"'<>\\]*:([^\s/?#@"'<>\\]+)@`, 1),
   rule(String.raw`[?&]([\w.\-[\]]+)=([^&#\s"'<>\\=?]+=*)`, 2, (match) => QUERY_SECRET_NAMES.has((match[1] ?? '').toLowerCase()) || secretName(match)),
@@ -243,17 +267,35 @@ export function redactSecrets(text: string): string {
   return remembered(text, maskRanges(text, findSecrets(text)));
 }
 
-/** Stands in for the rest of a credential that has not arrived yet: long, mixed, dotted like a JWT. */
+/**
+ * Stands in for the rest of a credential that has not arrived yet: long, mixed, dotted like a JWT,
+ * ending at an `@` as a URL's password does.
+ */
 const CONTINUATION = 'Q7xK2mV9pL4rT8wZ3nB6yH1cJ5dF0gS'.repeat(2);
-const PROBE = `${CONTINUATION}.${CONTINUATION}.${CONTINUATION}`;
+const PROBE = `${CONTINUATION}.${CONTINUATION}.${CONTINUATION}@`;
+/** An AWS key id's length: a word of capitals and digits is completed to it, since a longer one is no id. */
+const KEY_ID_CHARS = 20;
+const CAPITALS_END = /(?<![A-Za-z0-9])[A-Z0-9]{1,19}$/;
+const CAPITALS = 'Q7XK2MV9PL4RT8WZ3NB6YH1C';
+
+function capitalsStart(text: string): number | null {
+  const word = CAPITALS_END.exec(text);
+  return word ? reachingStart(text, `${CAPITALS.slice(0, KEY_ID_CHARS - word[0].length)}.`) : null;
+}
+
+function reachingStart(text: string, probe: string): number | null {
+  const reaching = findSecrets(text + probe).filter((range) => range.start < text.length && range.end > text.length);
+  return reaching[0]?.start ?? null;
+}
 
 /**
  * Where a credential that may go on past the end of `text` starts, or null: the text is probed
  * with a generated continuation, so every rule decides with one definition of each format.
  */
 export function openSecretStart(text: string): number | null {
-  const reaching = findSecrets(text + PROBE).filter((range) => range.start < text.length && range.end > text.length);
-  return reaching[0]?.start ?? null;
+  return reachingStart(text, PROBE)
+    ?? capitalsStart(text)
+    ?? openAwsSecretKeyStart(text);
 }
 
 /**

@@ -2,10 +2,11 @@
 // workbench, the scripted agent answers. Cards and frames link both ways, and a recording saved
 // from one conversation replays into the same cards in a read-only tab of the panel.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { answerFileDialog, waitForFile } from '../support/fileDialog';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
 import { runCommand, screenshot, webviewFrame } from '../support/workbench';
@@ -41,31 +42,6 @@ async function startCommand(title: string): Promise<void> {
   await page.keyboard.type(`>${title}`);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
-}
-
-/** Answers the editor's own file dialog (the simple one a browser workbench shows) with `path`. */
-async function answerFileDialog(path: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await page.waitForFunction(() => {
-    const box = document.querySelector<HTMLInputElement>('.quick-input-widget input');
-    return box !== null && box.value.startsWith('/');
-  }, undefined, { timeout: 20_000 });
-  // The dialog fills in its default path (and selects the name) a moment after it opens.
-  await page.waitForTimeout(1500);
-  await input.click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(path);
-  // The dialog checks the typed path before it takes Enter.
-  await page.waitForTimeout(1000);
-  await screenshot(page, 'e2e-inspector-file-dialog');
-  await page.keyboard.press('Enter');
-  // A dialog that is still open (it took the first Enter as moving into the folder) gets a second one.
-  await page.waitForTimeout(1500);
-  const widget = page.locator('.quick-input-widget');
-  if (await widget.isVisible() && (await input.inputValue()) === path) {
-    await screenshot(page, 'e2e-inspector-file-dialog-open');
-    await page.keyboard.press('Enter');
-  }
 }
 
 /**
@@ -145,14 +121,14 @@ describe('frame inspector in code-server', () => {
 
     const recording = join(tmp, 'conversation.tandem.ndjson');
     await startCommand('Tandem: Save Recording…');
-    await answerFileDialog(recording);
+    await answerFileDialog(page, recording);
     await waitForFile(recording);
     const lines = readFileSync(recording, 'utf8').trim().split('\n');
     assert.ok(lines.length > 10, 'a header and the frames');
     assert.match(lines[0] ?? '', /"tandemRecording":1/);
 
     await startCommand('Tandem: Replay Recording…');
-    await answerFileDialog(recording);
+    await answerFileDialog(page, recording);
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Instantly' }).first().click({ timeout: 20_000 });
     panel = await webviewFrame(page, '#tandem-root', 30_000);
     await panel.locator('#tabs-bar .tab.active', { hasText: '(replay)' }).waitFor({ timeout: 30_000 });
@@ -188,11 +164,3 @@ describe('frame inspector in code-server', () => {
     assert.deepEqual(await renderedCards(panel), before, 'nothing is sent from a replay');
   });
 });
-
-async function waitForFile(path: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!existsSync(path)) {
-    if (Date.now() > deadline) throw new Error(`${path} was not written`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

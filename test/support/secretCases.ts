@@ -15,14 +15,16 @@ import { LineLog } from '../../src/util/lineLog';
 import { taggedLogger, type Logger } from '../../src/util/logger';
 import { redactingLogger } from '../../src/redaction/redactedLog';
 import { workspaceTranscripts } from '../../src/vscode/transcriptStorage';
+import { StartupProgress } from '../../src/conversation/startupProgress';
 import { LOOK_ALIKES, SECRET_FORMATS, type SecretFormat } from './secretFormats';
+import { STREAM_KINDS, type StreamKind } from './secretStreams';
 
 export interface SecretCase {
   readonly name: string;
   run(): string | undefined;
 }
 
-type Output = 'traffic' | 'export' | 'log' | 'notice' | 'transcript';
+type Output = 'traffic' | 'traffic, pieces 500 ms apart' | 'export' | 'log' | 'notice' | 'transcript' | 'Copy report';
 type Rendered = ReadonlyArray<readonly [Output, string]>;
 
 /** A leak is any run of this many characters of a secret; shorter runs occur in ordinary text. */
@@ -37,8 +39,18 @@ function trafficOutput(frames: readonly Frame[]): string {
   return [...lines, ...redactor.releaseStale(Number.POSITIVE_INFINITY).map(trafficLine)].join('\n');
 }
 
+/** The traffic channel when each piece waited out its hold (the next came more than 500 ms later). */
+function stalledTrafficOutput(frames: readonly Frame[]): string {
+  const redactor = new FrameRedactor();
+  return frames.flatMap((frame) => [...redactor.push(frame), ...redactor.releaseStale(Number.POSITIVE_INFINITY)]).map(trafficLine).join('\n');
+}
+
 function framesOutputs(frames: readonly Frame[]): Rendered {
-  return [['traffic', trafficOutput(frames)], ['export', redactFrames(frames).map((frame) => frame.text).join('\n')]];
+  return [
+    ['traffic', trafficOutput(frames)],
+    ['traffic, pieces 500 ms apart', stalledTrafficOutput(frames)],
+    ['export', redactFrames(frames).map((frame) => frame.text).join('\n')],
+  ];
 }
 
 /** The log as the extension makes it: redacting at the channel, tagged per session above it. */
@@ -61,6 +73,16 @@ function stderrLogOutput(stderr: string, pieceLength: number): string {
 
 function noticeOutput(stderr: string): string {
   return describeExit('Claude Code', { code: 1, signal: null, requested: false, spawnError: null, stderrTail: stderr.split('\n') });
+}
+
+/** "Copy report" of a start that failed: the command, the banner's sentence and the stderr tail. */
+function reportOutput(text: string): string {
+  const progress = new StartupProgress({ label: 'Claude Code', command: 'claude-code-acp', args: ['--verbose', ...words(text)] }, { began: () => undefined, stalled: () => undefined });
+  progress.begin('spawned');
+  progress.fail();
+  const view = progress.view(`Claude Code exited with code 1: ${text}`, ['loading config', `using ${text}`, 'fatal: cannot continue']);
+  progress.dispose();
+  return view.report ?? '';
 }
 
 function transcriptOutput(text: string): string {
@@ -110,6 +132,7 @@ const POSITIONS: readonly Position[] = [
   { name: 'stderr in pieces, in the log', render: (text) => [['log', stderrLogOutput(`loading config\nusing ${text}\n`, 7)]] },
   { name: 'spawn line in the log', render: (text) => [['log', logOutput((log) => log.info(`spawning claude-code-acp ${text} in /work/app`))]] },
   { name: 'transcript on disk', render: (text) => [['transcript', transcriptOutput(text)]] },
+  { name: 'Copy report of a failed start', render: (text) => [['Copy report', reportOutput(text)]] },
 ];
 
 // --- checks -------------------------------------------------------------------------------------
@@ -140,19 +163,21 @@ function damageIn(lookAlike: string, rendered: Rendered): string | undefined {
   return undefined;
 }
 
-/** The credentials whose pieces are split at every position. */
-const SPLIT_FORMATS = ['GitHub github_pat_', 'AWS access key id AKIA', 'Stripe sk_live_', '.env PASSWORD', 'password in URL', 'Bearer header'];
+/** The credentials whose pieces are split at every position, in every stream. */
+const SPLIT_FORMATS = [
+  'GitHub github_pat_', 'AWS access key id AKIA', 'Stripe sk_live_', '.env PASSWORD', 'password in URL', 'Bearer header',
+  'curl -u user:password', 'mysql -pPASSWORD', 'sshpass -p', 'docker login -p', 'redis-cli -a', 'AWS secret key (bare, beside its key id)', 'AWS secret key (bare)',
+];
 
-function splitCases(format: SecretFormat): SecretCase[] {
+function splitCases(format: SecretFormat, stream: StreamKind): SecretCase[] {
   const before = 'Set it to ';
   return Array.from({ length: format.text.length - 1 }, (_, index) => {
     const cut = index + 1;
     return {
-      name: `${format.name} split after ${cut} characters × agent text pieces`,
+      name: `${format.name} split after ${cut} characters × ${stream.name}`,
       run: () => {
         const text = `${before}${format.text} and retry.`;
-        const frames = [inFrame(chunk(text.slice(0, before.length + cut))), inFrame(chunk(text.slice(before.length + cut)))];
-        return leakIn(format.secrets, framesOutputs(frames));
+        return leakIn(format.secrets, framesOutputs(stream.frames(text.slice(0, before.length + cut), text.slice(before.length + cut))));
       },
     };
   });
@@ -161,7 +186,7 @@ function splitCases(format: SecretFormat): SecretCase[] {
 export function secretCases(): SecretCase[] {
   const placed = SECRET_FORMATS.flatMap((format) =>
     POSITIONS.map((position) => ({ name: `${format.name} × ${position.name}`, run: () => leakIn(format.secrets, position.render(format.text)) })));
-  const split = SECRET_FORMATS.filter((format) => SPLIT_FORMATS.includes(format.name)).flatMap(splitCases);
+  const split = SECRET_FORMATS.filter((format) => SPLIT_FORMATS.includes(format.name)).flatMap((format) => STREAM_KINDS.flatMap((stream) => splitCases(format, stream)));
   const lookAlikes = LOOK_ALIKES.flatMap((lookAlike) =>
     POSITIONS.map((position) => ({ name: `look-alike "${lookAlike}" × ${position.name}`, run: () => damageIn(lookAlike, position.render(lookAlike)) })));
   return [...placed, ...split, ...lookAlikes];

@@ -50,6 +50,13 @@ function jwt(seed: number): SecretFormat {
   return { name: 'JWT', text: `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${payload}.${signature}`, secrets: [payload.slice(3), signature] };
 }
 
+/** `aws iam create-access-key` as a table, or the credentials CSV the console hands out: no name beside the secret. */
+function awsSecretBesideId(seed: number): SecretFormat {
+  const id = `AKIA${generated(seed, 16, UPPER_DIGITS)}`;
+  const secret = generated(seed + 1, 40, BASE64);
+  return { name: 'AWS secret key (bare, beside its key id)', text: `ci-deploy,${id},${secret}`, secrets: [id.slice(4), secret] };
+}
+
 /** The formats the issue names, and the common ones around them. */
 export const SECRET_FORMATS: readonly SecretFormat[] = [
   shaped('OpenAI sk-', 1, 'sk-', 48),
@@ -96,6 +103,19 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
   named('.env PASS', 58, (value) => `SMTP_PASS=${value}`, 12),
   named('--password flag', 59, (value) => `--password ${value}`, 14),
   named('--api-key= flag', 60, (value) => `--api-key=${value}`, 30),
+  // Passwords on command lines, as the programs that take them spell them.
+  named('curl -u user:password', 61, (value) => `curl -fsS -u deploy:${value} https://api.example.com/v1/items`, 16),
+  named('curl --user user:password', 62, (value) => `curl --user admin:${value} https://ci.example.com/api/json`, 16),
+  named('mysql -pPASSWORD', 63, (value) => `mysql -h db.internal -u root -p${value} app`, 16),
+  named('mysqldump --password=', 64, (value) => `mysqldump --password=${value} app > app.sql`, 16),
+  named('sshpass -p', 65, (value) => `sshpass -p ${value} ssh deploy@build.example.com`, 16),
+  named('docker login -p', 66, (value) => `docker login -u ci -p ${value} registry.example.com`, 16),
+  named('docker login --password', 67, (value) => `docker login --username ci --password ${value} registry.example.com`, 16),
+  named('redis-cli -a', 68, (value) => `redis-cli -h cache.internal -a ${value} ping`, 16),
+  named('PGPASSWORD=', 69, (value) => `PGPASSWORD=${value} psql -h db.internal -U app`, 16),
+  named('password in URL (mongodb+srv)', 70, (value) => `mongosh mongodb+srv://app:${value}@cluster0.example.net/app`, 16),
+  awsSecretBesideId(71),
+  named('AWS secret key (bare)', 73, (value) => value, 40, BASE64),
 ];
 
 /** Ordinary text that resembles credentials and must come through every output unchanged. */
@@ -118,4 +138,11 @@ export const LOOK_ALIKES: readonly string[] = [
   '/home/user/projects/app/src/index.ts',
   'Bearer tokens expire',
   'see https://github.com/org/repo/pull/12',
+  'git checkout 9fceb02d0ae598e95dc970b74767f19372d61af8',
+  'Merge: 1a410efbd13591db07496601ebc7a059dd55cfe9 3c8b2c4ef0a4de97f3a5e2d1b6c7e8f9a0b1c2d3',
+  'docker run -p 8080:80 nginx',
+  'git push -u origin main',
+  'mysql -p app',
+  'sort -u names.txt',
+  'const handleUserAccountSettingsChangeEvent = 1',
 ];

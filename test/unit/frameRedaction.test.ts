@@ -12,6 +12,11 @@ const piece = (text: string, sessionUpdate = 'agent_message_chunk'): Frame => ({
   text: JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate, content: { type: 'text', text } } } }),
 });
 const answer = (id: number): Frame => ({ at: at++, direction: 'out', text: JSON.stringify({ jsonrpc: '2.0', id, result: {} }) });
+const update = (fields: Record<string, unknown>): Frame => ({ at: at++, direction: 'in', text: JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', ...fields } } }) });
+const terminalOutput = (terminalId: string, data: string) => update({ toolCallId: terminalId, _meta: { terminal_output: { terminal_id: terminalId, data } } });
+const toolText = (toolCallId: string, text: string) => update({ toolCallId, content: [{ type: 'content', content: { type: 'text', text } }] });
+const askOutput = (id: number): Frame => ({ at: at++, direction: 'in', text: JSON.stringify({ jsonrpc: '2.0', id, method: 'terminal/output', params: { sessionId: 's1', terminalId: 't1' } }) });
+const outputAnswer = (id: number, output: string, truncated = false): Frame => ({ at: at++, direction: 'out', text: JSON.stringify({ jsonrpc: '2.0', id, result: { output, truncated } }) });
 const pieceText = (frame: Frame) => (JSON.parse(frame.text) as { params: { update: { content: { text: string } } } }).params.update.content.text;
 
 describe('FrameRedactor', () => {
@@ -71,4 +76,37 @@ describe('FrameRedactor', () => {
     const [shown] = redactFrames([{ at: 1, direction: 'in', text: deep }]);
     assert.ok(shown && !shown.text.includes('sk-abcdefghijklmnopqrstuv') && shown.text.includes(REDACTED));
   });
+
+  describe('streams other than message chunks: a token cut between two pieces shows no part of itself', () => {
+    const token = `ghp_${generated(11, 36)}`;
+    const text = `export GH=${token} done`;
+    const noPart = (shown: string, label: string) => {
+      for (let start = 0; start + 6 <= token.length; start++) assert.ok(!shown.includes(token.slice(start, start + 6)), `${label}: ${shown}`);
+    };
+    const cuts = Array.from({ length: token.length - 1 }, (_, index) => 'export GH='.length + index + 1);
+    const cases: ReadonlyArray<readonly [string, (first: string, second: string) => Frame[]]> = [
+      ['terminal_output deltas', (first, second) => [terminalOutput('toolu_1', first), terminalOutput('toolu_1', second)]],
+      ['tool_call_update contents', (first, second) => [toolText('call-1', first), toolText('call-1', second)]],
+      ['terminal/output answers, the start dropped at the limit', (first, second) => [askOutput(1), outputAnswer(1, first), askOutput(2), outputAnswer(2, second, true)]],
+      ['terminal/output answers, all the output so far', (first, second) => [askOutput(3), outputAnswer(3, first), askOutput(4), outputAnswer(4, first + second)]],
+    ];
+    for (const [name, frames] of cases) {
+      test(name, () => {
+        for (const cut of cuts) {
+          const sent = frames(text.slice(0, cut), text.slice(cut));
+          noPart(redactFrames(sent).map((frame) => frame.text).join('\n'), `export, cut ${cut}`);
+          const redactor = new FrameRedactor();
+          const stale = sent.flatMap((frame) => [...redactor.push(frame), ...redactor.releaseStale(Number.POSITIVE_INFINITY)]);
+          noPart(stale.map((frame) => frame.text).join('\n'), `released between the pieces, cut ${cut}`);
+        }
+      });
+    }
+
+    test('each terminal is its own stream: one does not continue another', () => {
+      const shown = redactFrames([terminalOutput('toolu_1', 'password'), terminalOutput('toolu_2', '=hunter2 ')]).map((frame) => frame.text).join('\n');
+      assert.match(shown, /"data":"password"/);
+      assert.match(shown, /"data":"=hunter2 "/);
+    });
+  });
 });
+

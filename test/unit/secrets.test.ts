@@ -29,6 +29,24 @@ describe('credential matcher', () => {
     for (const name of ['KEYBOARD', 'monkey', 'TOKEN_FILE', 'SECRET_NAME', 'max_tokens', 'sessionId', 'key', 'PWD', 'author', 'bypass']) assert.ok(!isSecretName(name), name);
   });
 
+  test('passwords on command lines: the password goes, and only where that program takes one', () => {
+    assert.equal(redactSecrets('curl -u deploy:pw4Xk92 https://x.example'), `curl -u deploy:${REDACTED} https://x.example`);
+    assert.equal(redactSecrets('mysql -u root -ppw4Xk92 app'), `mysql -u root -p${REDACTED} app`);
+    assert.equal(redactSecrets('sshpass -p pw4Xk92 ssh host'), `sshpass -p ${REDACTED} ssh host`);
+    assert.equal(redactSecrets('docker login -u ci -p pw4Xk92 registry.example'), `docker login -u ci -p ${REDACTED} registry.example`);
+    assert.equal(redactSecrets('redis-cli -h cache -a pw4Xk92 ping'), `redis-cli -h cache -a ${REDACTED} ping`);
+    for (const line of ['mysql -p app', 'docker run -p 8080:80 nginx', 'git push -u origin main', 'echo curl; docker run -u 1000:1000 x', 'tar -a -cf x.tgz src']) assert.equal(redactSecrets(line), line);
+  });
+
+  test('a bare AWS secret key: beside its key id, or by how random it looks; git SHAs and long names stay', () => {
+    const key = generated(90, 40, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+    assert.equal(redactSecrets(`${key} `), `${REDACTED} `);
+    assert.equal(redactSecrets(`AKIAIOSFODNN7EXAMPL3,${key}`), `${REDACTED},${REDACTED}`);
+    for (const text of ['9fceb02d0ae598e95dc970b74767f19372d61af8', 'handleUserAccountSettingsChangeEvent1234', 'aws s3 cp 9fceb02d0ae598e95dc970b74767f19372d61af8 .']) assert.equal(redactSecrets(text), text);
+    assert.equal(openSecretStart(`key: ${key.slice(0, 12)}`), 5, 'the start of one that is still arriving');
+    assert.equal(openSecretStart('an implementa'), null, 'a word cut short is not one');
+  });
+
   test('code is not mistaken for settings', () => {
     for (const code of ['previousKey = key;', 'const token = getToken();', 'token=getToken()', 'Unexpected_token: diag(1012, 1)', 'interface A { password: string }']) {
       assert.equal(redactSecrets(code), code);

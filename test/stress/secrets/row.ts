@@ -1,8 +1,10 @@
 /**
  * The `secrets` row: every credential format in every position it was found leaking, through
- * every output that position reaches (traffic channel, exports, the log, exit notices,
- * transcripts on disk), credentials split across two streamed pieces, and look-alikes that must
- * come out unharmed. A case fails for any leak, or for damage done to a look-alike.
+ * every output that position reaches (traffic channel, exports, the log, exit notices, Copy
+ * report, transcripts on disk), credentials cut at every boundary between two pieces of every
+ * stream (message chunks, terminal_output deltas, tool call contents, terminal/output answers)
+ * and shown with the pieces together or 500 ms apart, and look-alikes that must come out
+ * unharmed. A case fails for any leak, or for damage done to a look-alike.
  */
 import { secretCases } from '../../support/secretCases';
 import { CASES, stopped, type StressRow } from '../row';
@@ -13,7 +15,7 @@ const SLICE = 100;
 export const secretsRow: StressRow = {
   name: 'secrets',
   budgetSeconds: { quick: 30, full: 120 },
-  minimums: { quick: { [CASES]: 300 }, full: { [CASES]: 300 } },
+  minimums: { quick: { [CASES]: 1500 }, full: { [CASES]: 4500 } },
   async run(options, tally) {
     const all = secretCases();
     // Quick: every third case, which still meets each format and each position.
@@ -25,6 +27,6 @@ export const secretsRow: StressRow = {
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-    tally.note(`${cases.length} of ${all.length} cases (credential formats × positions × outputs, split credentials, look-alikes)`);
+    tally.note(`${cases.length} of ${all.length} cases (credential formats × positions × outputs, credentials cut in every stream, look-alikes)`);
   },
 };

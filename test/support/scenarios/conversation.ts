@@ -10,6 +10,8 @@
  *   notice <severity> <text>     one notice
  *   ask <kind> <path|command>    a tool call of that kind asking permission; replies the outcome
  *   options               replies with the session's config state as JSON
+ *   slow-chunks <base64>  each string of a JSON array (base64, so the prompt does not hold
+ *                         the text) as a message chunk, 800 ms apart
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { PERMISSION_OPTIONS, sleep, streamText, update } from '../../../src/demo-agent/agentKit';
@@ -115,6 +117,15 @@ const conversationScenarios: Record<string, Scenario> = {
     const [used = '0', size = '0', cost] = rest.split(' ');
     await update(client, sessionId, { sessionUpdate: 'usage_update', used: Number(used), size: Number(size), ...(cost ? { cost: { amount: Number(cost), currency: 'USD' } } : {}) });
     await streamText(client, sessionId, 'Usage sent.');
+    return 'end_turn';
+  },
+  // Further apart than the traffic view holds a piece that ends inside a word (500 ms).
+  async 'slow-chunks'(client, sessionId, rest, signal) {
+    const pieces = JSON.parse(Buffer.from(rest, 'base64').toString('utf8')) as string[];
+    for (const [index, text] of pieces.entries()) {
+      if (index > 0) await sleep(800, signal);
+      await update(client, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    }
     return 'end_turn';
   },
   async notice(client, sessionId, rest) {

@@ -85,11 +85,11 @@ export function plantedFiles(programs: readonly PlantedProgram[]): Record<string
 
 export const plantingAgents = Object.keys(plantersByAgent) as PlantingAgent[];
 
-/** 1 to 3 programs of random kinds for `agent`, their commands unique to `tag`. */
+/** 1 to 3 programs of distinct random kinds for `agent` (a setting holds one command), their commands unique to `tag`. */
 export function randomPrograms(agent: PlantingAgent, tag: string, next: () => number): PlantedProgram[] {
-  const planters = Object.values(plantersByAgent[agent]);
-  return Array.from({ length: 1 + Math.floor(next() * 3) }, (_, n) => {
-    const plant = planters[Math.floor(next() * planters.length)] ?? planters[0];
+  const planters = [...Object.values(plantersByAgent[agent])];
+  return Array.from({ length: Math.min(planters.length, 1 + Math.floor(next() * 3)) }, (_, n) => {
+    const [plant] = planters.splice(Math.floor(next() * planters.length), 1);
     return plant ? plant(`./hooks/run-${tag}-${n}.sh`, `${tag.replace(/\W/g, '')}x${n}`) : null;
   }).filter((program): program is PlantedProgram => program !== null);
 }

@@ -21,6 +21,7 @@ import { createTerminalFeature } from './terminals/vscode/terminalFeature';
 import { createWindowScope } from './workspace/vscode/windowScope';
 import { createConversationEditor } from './vscode/conversationEditor';
 import { createPermissionPolicy } from './permissions/vscode/permissionSettings';
+import { createProjectProgramConsent } from './permissions/vscode/projectProgramConsent';
 import { InspectorFeature } from './inspector/vscode/inspectorFeature';
 import { ReplayCommand } from './replay/vscode/replayCommand';
 import { inspectedConversation } from './inspector/panel/inspectedConversation';
@@ -44,12 +45,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const apiKeys = secretApiKeys(context.secrets, context.globalState);
   const terminals = createTerminalFeature(context, logger);
   const { scope: windowScope, review } = createWindowScope({ context, records, roots, terminals, logger });
+  const projectPrograms = createProjectProgramConsent(context);
   const environment: SessionEnvironment = {
     workspace: () => (roots().length > 0 ? windowScope : null),
     trusted: vscode.workspace.isTrusted,
     frames,
     logger,
     mcpServers: createMcpServerSource(context, roots, logger),
+    projectPrograms: (agent, cwd) => projectPrograms.check(agent, cwd),
     agentHosts: new AgentHostPool(),
     signIn: terminals.signIn,
     apiKeys,

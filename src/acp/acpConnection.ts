@@ -62,6 +62,11 @@ export function describeConnectionFailure(agentName: string, failure: Connection
  * SDK frames and validates JSON-RPC (the common `session/update`s are taken off before it, see
  * UpdateFastPath), and typed calls go out through `agent`.
  */
+/** A session request's `_meta`: what an agent reads beyond the protocol's fields. */
+export type SessionMeta = Record<string, unknown>;
+
+const withMeta = (meta: SessionMeta | undefined): { _meta?: SessionMeta } => (meta ? { _meta: meta } : {});
+
 export class AcpConnection {
   private readonly connection: acp.ClientConnection;
   initializeResponse: acp.InitializeResponse | null = null;
@@ -155,18 +160,19 @@ export class AcpConnection {
     return this.connection.agent.request(acp.methods.agent.authenticate, { methodId });
   }
 
-  newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    return this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+  /** `meta`: the session's `_meta`, e.g. options an adapter reads from it. */
+  newSession(cwd: string, mcpServers: acp.McpServer[] = [], meta?: SessionMeta): Promise<acp.NewSessionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers, ...withMeta(meta) });
   }
 
   /** The agent replays the session's history as `session/update`s before it answers. */
-  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
-    return this.connection.agent.request<acp.LoadSessionResponse, acp.LoadSessionRequest>(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
+  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = [], meta?: SessionMeta): Promise<acp.LoadSessionResponse> {
+    return this.connection.agent.request<acp.LoadSessionResponse, acp.LoadSessionRequest>(acp.methods.agent.session.load, { sessionId, cwd, mcpServers, ...withMeta(meta) });
   }
 
   /** Reconnects to a session without replay: the client shows the transcript it kept. */
-  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
-    return this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = [], meta?: SessionMeta): Promise<acp.ResumeSessionResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers, ...withMeta(meta) });
   }
 
   listSessions(cwd: string, cursor: string | null): Promise<acp.ListSessionsResponse> {
@@ -174,8 +180,8 @@ export class AcpConnection {
   }
 
   /** Unstable `session/fork`: a new session that starts from a copy of this one's history. */
-  forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    return this.connection.agent.request<acp.NewSessionResponse>('session/fork', { sessionId, cwd, mcpServers });
+  forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = [], meta?: SessionMeta): Promise<acp.NewSessionResponse> {
+    return this.connection.agent.request<acp.NewSessionResponse>('session/fork', { sessionId, cwd, mcpServers, ...withMeta(meta) });
   }
 
   logout(): Promise<unknown> {

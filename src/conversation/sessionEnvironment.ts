@@ -9,6 +9,8 @@ import type { AgentStarter } from '../acp/agentChannel';
 import type { StartupStage } from './startup';
 import type { AgentPriority } from '../util/processPriority';
 import type { WorkspaceScope } from '../workspace/workspaceScope';
+import type { AgentIdentity } from '../permissions/projectPrograms';
+import type { ProgramConsentVerdict } from '../permissions/projectProgramConsent';
 
 
 export interface SessionEnvironment {
@@ -32,6 +34,13 @@ export interface SessionEnvironment {
    * servers that need no consent.
    */
   mcpServers?(): Promise<McpServerOffer> | readonly McpServerChoice[];
+  /**
+   * Asked before an agent is started in a folder: whether it may start there, given the programs
+   * the folder's own files would make it run (asking the user about those without a yes), and
+   * with which of its switches to ignore them. Absent: no agent starts in a folder whose files
+   * define programs.
+   */
+  projectPrograms?(agent: AgentIdentity & { label: string }, cwd: string): Promise<ProgramConsentVerdict>;
   /** Runs agents' login programs; without it terminal sign-in is not offered. */
   signIn?: SignInRunner;
   /** API keys the user gave Tandem for agents, passed to them as environment variables. */

@@ -9,7 +9,8 @@ import { findExecutable } from '../acp/commandLookup';
 import type { AgentDefinition } from '../agents/agentConfig';
 import { serversForAgent, type McpServerOffer } from '../agents/mcpServers';
 import { withheldServersNotice } from '../permissions/mcpConsent';
-import { projectHooksNotice, readProjectHooks } from '../permissions/projectHooks';
+import { checkWithoutAsking } from '../permissions/projectProgramConsent';
+import type { SessionMeta } from '../acp/acpConnection';
 import type { TerminalDisplays } from '../terminals/terminalDisplays';
 import type { ThreadModel } from '../thread/threadModel';
 import type { ThreadEntry } from '../thread/entries';
@@ -98,6 +99,9 @@ export class AgentAttachment {
  * the session the user asked for and applies the agent's defaults.
  */
 export class SessionOpener {
+  /** Sent with every session request: the agent's switch to ignore the project's settings, when the user chose it. */
+  private sessionMeta: SessionMeta | undefined;
+
   constructor(
     private readonly agent: AgentDefinition,
     private readonly environment: SessionEnvironment,
@@ -109,7 +113,13 @@ export class SessionOpener {
   async launch(): Promise<{ launch: AgentLaunch } | { problem: string }> {
     const cwd = scopeCwd(this.workspace);
     if (!cwd) return { problem: 'Open a folder first: agents work inside a workspace folder.' };
-    const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))) };
+    // Nothing the folder's files define may run before the user's yes: asked before the process exists.
+    const identity = { id: this.agent.id, label: this.agent.label, command: this.agent.command, args: this.agent.args };
+    const verdict = await (this.environment.projectPrograms ?? checkWithoutAsking)(identity, cwd);
+    if (!verdict.start) return { problem: verdict.problem };
+    this.sessionMeta = verdict.ignoreSettings?.sessionMeta;
+    if (verdict.ignoreSettings) this.conversation.thread.addNotice('info', `${this.agent.label} starts without this folder's settings: ${verdict.ignoreSettings.effect}`);
+    const env = { ...this.agent.env, ...(await this.environment.apiKeys?.environmentFor(this.agent.id).catch(() => ({}))), ...verdict.ignoreSettings?.env };
     const command = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
     if (!command) {
       const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ` Check the "command" of this agent in the ${SETTINGS.agents} setting.`;
@@ -160,9 +170,6 @@ export class SessionOpener {
   /** Opens what the user asked for; the session's modes and options become thread facts. */
   async open(attachment: AgentAttachment, init: acp.InitializeResponse, requested: OpenTarget): Promise<OpenedSession> {
     const { thread } = this.conversation;
-    // SessionStart hooks run as the session opens: the notice comes first.
-    const hooks = readProjectHooks({ id: this.agent.id, command: this.agent.command, name: init.agentInfo?.name }, attachment.launch.cwd);
-    if (hooks.length > 0) thread.addNotice('warning', projectHooksNotice(this.agent.label, hooks));
     const offer = await this.mcpOffer();
     if (offer.withheld.length > 0) thread.addNotice('warning', withheldServersNotice(offer.withheld));
     const mcp = serversForAgent(offer.choices, init.agentCapabilities?.mcpCapabilities);
@@ -188,13 +195,13 @@ export class SessionOpener {
     const { connection, process: agentProcess, launch } = attachment;
     // Updates of a loaded session's replay must land in the thread, so the id is known first.
     if (target.kind === 'load' || target.kind === 'resume') attachment.sessionId = target.sessionId;
-    const session = await raceExit(openSession(connection, target, launch.cwd, servers), agentProcess).catch((error: unknown) => {
+    const session = await raceExit(openSession(connection, target, launch.cwd, servers, this.sessionMeta), agentProcess).catch((error: unknown) => {
       if (!kept || target.kind === 'new' || error instanceof AgentExitedError || isAuthRequired(error)) throw error;
       const { thread } = this.conversation;
       thread.restore(kept);
       thread.addNotice('warning', `${this.agent.label} could not continue the earlier session (${errorMessage(error)}${errorDetails(error)}), so this is a new session: the agent has not seen the messages above.`);
       attachment.sessionId = null;
-      return raceExit(openSession(connection, { kind: 'new' }, launch.cwd, servers), agentProcess);
+      return raceExit(openSession(connection, { kind: 'new' }, launch.cwd, servers, this.sessionMeta), agentProcess);
     });
     attachment.sessionId = session.sessionId;
     this.conversation.sessionKnown(session.sessionId);

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AcpConnection } from '../acp/acpConnection';
+import type { AcpConnection, SessionMeta } from '../acp/acpConnection';
 import type { ThreadModel } from '../thread/threadModel';
 
 /** How a session is opened: a new one, or an earlier one by load (replayed) or resume (not replayed). */
@@ -50,22 +50,22 @@ export function historyCapabilities(init: acp.InitializeResponse | null, rawSess
   };
 }
 
-export async function openSession(connection: AcpConnection, target: Exclude<OpenTarget, { kind: 'continue' }>, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
+export async function openSession(connection: AcpConnection, target: Exclude<OpenTarget, { kind: 'continue' }>, cwd: string, mcpServers: acp.McpServer[], meta?: SessionMeta): Promise<OpenedSession> {
   switch (target.kind) {
     case 'new': {
-      const response = await connection.newSession(cwd, mcpServers);
+      const response = await connection.newSession(cwd, mcpServers, meta);
       return { sessionId: response.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
     case 'load': {
-      const response = (await connection.loadSession(target.sessionId, cwd, mcpServers)) ?? {};
+      const response = (await connection.loadSession(target.sessionId, cwd, mcpServers, meta)) ?? {};
       return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
     case 'fork': {
-      const response = await connection.forkSession(target.sessionId, cwd, mcpServers);
+      const response = await connection.forkSession(target.sessionId, cwd, mcpServers, meta);
       return { sessionId: response.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
     case 'resume': {
-      const response = await connection.resumeSession(target.sessionId, cwd, mcpServers);
+      const response = await connection.resumeSession(target.sessionId, cwd, mcpServers, meta);
       return { sessionId: target.sessionId, modes: response.modes ?? null, configOptions: response.configOptions ?? null, response };
     }
   }

@@ -68,6 +68,7 @@ export const STORAGE_KEYS = {
   selectedAgent: 'tandem.selectedAgent',
   permissionGrants: 'tandem.permissionGrants',
   mcpServerConsent: 'tandem.mcpServerConsent',
+  projectProgramConsent: 'tandem.projectProgramConsent',
   apiKeyVariables: 'tandem.apiKeyVariables',
   transcripts: 'tandem.transcripts',
   reviewLedger: 'tandem.review.ledger',

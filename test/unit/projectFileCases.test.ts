@@ -7,10 +7,12 @@ describe('project files: no command reaches the agent without a yes', () => {
     const outcomes: ProjectFileOutcome[] = [];
     for (const projectCase of namedProjectFileCases()) outcomes.push(await runProjectFileCase(projectCase));
     assert.deepEqual(outcomes.flatMap((outcome) => outcome.problems), []);
-    const total = (key: 'serversAllowed' | 'serversWithheld' | 'hooksAnnounced') => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
+    const total = (key: 'serversAllowed' | 'serversWithheld' | 'programsAllowed' | 'programsIgnored' | 'programsNotStarted') => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
     assert.ok(total('serversAllowed') > 0, 'allowed servers do reach the agent');
     assert.ok(total('serversWithheld') > 100, 'the rest are held back');
-    assert.equal(total('hooksAnnounced'), 5);
+    // 17 file kinds: each allowed (then kept), each not started unanswered and after a pull, and each
+    // started with its agent's switch where it has one (13 kinds of Claude Code, Gemini CLI, OpenCode).
+    assert.deepEqual([total('programsAllowed'), total('programsIgnored'), total('programsNotStarted')], [34, 13, 38]);
   });
 
   test('random cases hold', async () => {
@@ -25,5 +27,15 @@ describe('project files: no command reaches the agent without a yes', () => {
     const outcome = await runProjectFileCase(unanswered, { withoutConsent: true });
     assert.equal(outcome.problems.length, 100);
     assert.match(outcome.problems[0] ?? '', /MCP server "s0" reached the agent without a yes/);
+  });
+
+  test('the runner counts planted programs of an agent started without a yes (as before Tandem asked)', async () => {
+    const programCases = namedProjectFileCases().filter((projectCase) => projectCase.name.endsWith(': not answered'));
+    assert.equal(programCases.length, 17);
+    for (const projectCase of programCases) {
+      const outcome = await runProjectFileCase(projectCase, { withoutConsent: true });
+      assert.equal(outcome.problems.length, 1, projectCase.name);
+      assert.match(outcome.problems[0] ?? '', /could run without a yes$/);
+    }
   });
 });

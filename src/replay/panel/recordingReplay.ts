@@ -90,6 +90,8 @@ export class RecordingReplay implements Disposable {
       frames: this.frames,
       logger: options.logger,
       startAgent: () => this.channel,
+      // The recording stands in for the agent: no program of the folder's files runs.
+      projectPrograms: () => Promise.resolve({ start: true, ignoreSettings: null }),
     };
     this.frames.onFrame((frame) => {
       if (frame.direction === 'in') this.received++;

@@ -23,7 +23,12 @@ const TERMINAL_OUTPUT_KEYS = ['terminal_output', 'terminal_output_delta'];
 /** `terminal/output` requests whose answers have not gone by, at most this many. */
 const MAX_ASKED = 256;
 
-const streamOf = (frame: Frame, ...parts: unknown[]) => [frame.direction, ...parts.map(String)].join('\u0000');
+/**
+ * An id as a stream's name. Ids are strings or numbers; anything else (a hostile frame's array
+ * nested thousands deep, whose String() recurses past the stack) only says what type it was.
+ */
+const idPart = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : `<${typeof value}>`);
+const streamOf = (frame: Frame, ...parts: unknown[]) => [frame.direction, ...parts.map(idPart)].join('\u0000');
 /** The request an answer answers: the same id, the other way. */
 const askedBy = (answer: Frame, id: unknown) => streamOf({ ...answer, direction: answer.direction === 'in' ? 'out' : 'in' }, id);
 
@@ -33,7 +38,7 @@ function textSlot(holder: unknown, key: string, stream: string, repeats: boolean
 }
 
 function updateSlots(frame: Frame, sessionId: unknown, update: Record<string, unknown>): StreamSlot[] {
-  const kind = String(update.sessionUpdate);
+  const kind = idPart(update.sessionUpdate);
   if (CHUNKS.has(kind)) return textSlot(update.content, 'text', streamOf(frame, sessionId, kind, update.messageId ?? ''), false);
   if (kind !== 'tool_call' && kind !== 'tool_call_update') return [];
   const slots: StreamSlot[] = [];

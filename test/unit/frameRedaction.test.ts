@@ -77,6 +77,14 @@ describe('FrameRedactor', () => {
     assert.ok(shown && !shown.text.includes('sk-abcdefghijklmnopqrstuv') && shown.text.includes(REDACTED));
   });
 
+  test('ids that are not strings (an array nested 20,000 deep) name no stream and crash nothing', () => {
+    const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+    const hostile = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${deep},"update":{"sessionUpdate":${deep},"toolCallId":${deep},"content":[{"type":"content","content":{"type":"text","text":"sk-abcdefghijklmnopqrstuv"}}]}}}`;
+    const shown = redactFrames([{ at: 1, direction: 'in', text: hostile }, piece('after')]);
+    assert.equal(shown.length, 2);
+    assert.ok(shown.every((frame) => !frame.text.includes('sk-abcdefghijklmnopqrstuv')));
+  });
+
   describe('streams other than message chunks: a token cut between two pieces shows no part of itself', () => {
     const token = `ghp_${generated(11, 36)}`;
     const text = `export GH=${token} done`;

@@ -1,5 +1,6 @@
 /** Pending agent changes as the panel shows them (src/review/pendingChanges.ts, published here), and the empty states. */
 import type { ReviewFeedbackView, ReviewView } from '../review/pendingChanges';
+export { changeWords } from '../review/changeWords';
 
 export {
   reviewActions, type ChangeOriginView, type ReviewHunkView, type ReviewFileView, type ReviewView, type CommentPlaceView, type ReviewCommentView,

@@ -15,6 +15,8 @@ import type { CapabilityUse, ClientMethodUse, Counted, FidelityReport, FileArriv
 export interface LedgerFile {
   path: string;
   origin: ChangeOrigin;
+  /** The change removed the file. */
+  deleted: boolean;
   toolCallIds: readonly string[];
 }
 
@@ -97,15 +99,15 @@ function fileFacts(facts: TrafficFacts, tools: readonly ToolFacts[], ledger: rea
   const files = new Map<string, FileChangeFact>();
   for (const file of ledger) {
     const arrival: FileArrival = file.origin === 'editor' ? 'editor' : file.toolCallIds.length > 0 ? 'disk' : 'unannounced';
-    files.set(file.path, { path: file.path, arrival, toolCallIds: [...file.toolCallIds] });
+    files.set(file.path, { path: file.path, arrival, deleted: file.deleted, toolCallIds: [...file.toolCallIds] });
   }
-  for (const path of facts.editorWrites.keys()) if (!files.has(path)) files.set(path, { path, arrival: 'editor', toolCallIds: [] });
+  for (const path of facts.editorWrites.keys()) if (!files.has(path)) files.set(path, { path, arrival: 'editor', deleted: false, toolCallIds: [] });
   for (const tool of tools) {
     for (const path of tool.diffPaths) {
       const known = files.get(path);
       if (known) {
         if (!known.toolCallIds.includes(tool.toolCallId)) known.toolCallIds.push(tool.toolCallId);
-      } else files.set(path, { path, arrival: 'diffOnly', toolCallIds: [tool.toolCallId] });
+      } else files.set(path, { path, arrival: 'diffOnly', deleted: false, toolCallIds: [tool.toolCallId] });
     }
   }
   return [...files.values()];

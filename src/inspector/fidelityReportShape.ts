@@ -25,6 +25,8 @@ export type FileArrival = 'editor' | 'disk' | 'diffOnly' | 'unannounced';
 export interface FileChangeFact {
   path: string;
   arrival: FileArrival;
+  /** The change removed the file (only the review ledger knows; false for what only the traffic shows). */
+  deleted: boolean;
   toolCallIds: string[];
 }
 

@@ -1,4 +1,6 @@
-import type { ClientMethodUse, CapabilityUse, FidelityReport, FileArrival } from './fidelityReportShape';
+import { changeWords } from '../review/changeWords';
+import { pathLabel, titleWithRelativePaths } from '../util/pathLabel';
+import type { ClientMethodUse, CapabilityUse, FidelityReport, FileChangeFact } from './fidelityReportShape';
 
 /** Agent-controlled text goes into the document as text: nothing in it can make markup or a link. */
 function text(value: string): string {
@@ -22,12 +24,18 @@ function outcome(use: { calls: number; succeeded: number; failed: number; lastEr
   return `${use.calls} tried, ${use.succeeded} succeeded${failed}`;
 }
 
-const ARRIVALS: Record<FileArrival, string> = {
-  editor: 'through the editor (fs/write\\_text\\_file)',
-  disk: 'written to disk by the agent itself',
-  diffOnly: 'announced only as diff content',
-  unannounced: 'changed on disk, no tool call announced it',
-};
+/** In the cards' words where a card shows the change; what only the traffic shows has words of its own. */
+function arrivalWords(file: FileChangeFact): string {
+  switch (file.arrival) {
+    case 'editor':
+    case 'disk':
+      return changeWords(file.arrival, file.deleted);
+    case 'diffOnly':
+      return 'announced only as diff content';
+    case 'unannounced':
+      return 'changed on disk, no tool call announced it';
+  }
+}
 
 const yes = (flag: boolean) => (flag ? 'yes' : 'no');
 
@@ -39,12 +47,23 @@ function clientRows(uses: readonly ClientMethodUse[]): string[][] {
   return uses.filter((use) => use.advertised || use.calls > 0).map((use) => [code(use.method), yes(use.advertised), String(use.calls), use.failed > 0 ? `${use.failed}${use.notFound > 0 ? ` (${use.notFound} not served)` : ''}` : '0']);
 }
 
-function accessRows(accesses: FidelityReport['silentReads']): string[][] {
-  return accesses.map((tool) => [text(tool.title || tool.toolCallId), text(tool.kind), tool.paths.map(code).join(', '), yes(tool.asked)]);
+/** Paths and titles as the cards show them: relative inside the workspace folder, whole outside it. */
+interface Names {
+  path(path: string): string;
+  title(title: string): string;
 }
 
-/** The report as a Markdown document for the editor's preview. */
-export function reportMarkdown(report: FidelityReport): string {
+function names(workspaceRoot: string | null): Names {
+  return { path: (path) => code(pathLabel(path, workspaceRoot).label), title: (title) => text(titleWithRelativePaths(title, workspaceRoot)) };
+}
+
+function accessRows(accesses: FidelityReport['silentReads'], name: Names): string[][] {
+  return accesses.map((tool) => [tool.title ? name.title(tool.title) : text(tool.toolCallId), text(tool.kind), tool.paths.map(name.path).join(', '), yes(tool.asked)]);
+}
+
+/** The report as a Markdown document for the editor's preview, naming files relative to `workspaceRoot` as the cards do. */
+export function reportMarkdown(report: FidelityReport, workspaceRoot: string | null): string {
+  const name = names(workspaceRoot);
   const agent = report.agent ? `${text(report.agent.title ?? report.agent.name)} ${report.agent.version ? text(report.agent.version) : ''}`.trim() : 'unknown (no initialize answer in the traffic)';
   const lines = [
     `# Fidelity report: ${text(report.agentLabel)}`,
@@ -64,14 +83,14 @@ export function reportMarkdown(report: FidelityReport): string {
     '## Client capabilities Tandem advertised, and what the agent called',
     ...table(['Method', 'Advertised', 'Calls', 'Failed'], clientRows(report.clientMethods)),
     '## How each file change arrived',
-    ...table(['File', 'How', 'Tool calls'], report.files.map((file) => [code(file.path), ARRIVALS[file.arrival], file.toolCallIds.map(code).join(', ')])),
+    ...table(['File', 'How', 'Tool calls'], report.files.map((file) => [name.path(file.path), arrivalWords(file), file.toolCallIds.map(code).join(', ')])),
     '## Permission coverage',
     ...table(['Tool kind', 'Tool calls', 'Asked'], report.permissions.map((row) => [text(row.kind), String(row.toolCalls), `${row.asked} of ${row.toolCalls}`])),
     ...(report.replayedToolCalls > 0 ? [`${report.replayedToolCalls === 1 ? 'One tool call' : `${report.replayedToolCalls} tool calls`} that a loaded session replayed from its history (\`session/load\`) ${report.replayedToolCalls === 1 ? 'is' : 'are'} not counted in this report: made, and asked about or not, in an earlier session.`, ''] : []),
     '### Reads inside the workspace that never asked',
-    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.silentReads)),
+    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.silentReads, name)),
     '### Accesses outside the workspace',
-    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.outsideWorkspace)),
+    ...table(['Tool call', 'Kind', 'Paths', 'Asked'], accessRows(report.outsideWorkspace, name)),
     '## Standing grants',
     ...table(['Kept by', 'File', 'Allows', 'Denies'], [
       ...report.projectRules.map((rules) => ['the agent, inside the project', code(rules.label), rules.allow.map(code).join(', '), rules.deny.map(code).join(', ')]),

@@ -14,12 +14,14 @@ function times(count: number): string {
  * without asking, asked 2 times".
  */
 export function reportSummary(report: Omit<FidelityReport, 'summary'>, permissionRequests: number): string {
-  const count = (arrival: string) => report.files.filter((file) => file.arrival === arrival).length;
+  const count = (arrival: string) => report.files.filter((file) => file.arrival === arrival && !file.deleted).length;
+  const deleted = report.files.filter((file) => file.deleted).length;
   const silentlyRead = new Set(report.silentReads.flatMap((read) => read.paths)).size;
   const outsideUnasked = report.outsideWorkspace.filter((tool) => !tool.asked).length;
   const unserved = report.unserved.reduce((sum, method) => sum + method.count, 0);
   const parts = [
     count('disk') > 0 ? `wrote ${plural(count('disk'), 'file')} to disk itself` : null,
+    deleted > 0 ? `deleted ${plural(deleted, 'file')} on disk itself` : null,
     count('editor') > 0 ? `changed ${plural(count('editor'), 'file')} through the editor` : null,
     count('diffOnly') > 0 ? `showed diffs for ${plural(count('diffOnly'), 'file')} that Tandem never saw change` : null,
     count('unannounced') > 0 ? `changed ${plural(count('unannounced'), 'file')} no tool call announced` : null,

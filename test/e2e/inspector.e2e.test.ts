@@ -163,4 +163,38 @@ describe('frame inspector in code-server', () => {
     assert.equal(await box.inputValue(), '', 'nothing could be typed');
     assert.deepEqual(await renderedCards(panel), before, 'nothing is sent from a replay');
   });
+  test('the fidelity report is a read-only preview: a deleted file in its card\'s words, relative paths, closed without a question', { timeout: 300_000 }, async () => {
+    // Back to the live conversation (the replay is in front after the test above).
+    panel = await webviewFrame(page, '#tandem-root', 30_000);
+    await panel.locator('#tabs-bar .tab', { hasText: 'Scripted agent' }).filter({ hasNotText: '(replay)' }).first().click();
+    await panel.locator('#tabs-bar .tab.active', { hasText: 'Scripted agent' }).filter({ hasNotText: '(replay)' }).waitFor({ timeout: 15_000 });
+    await send('disk-delete src/legacy.ts');
+    await turnEnded(3);
+    const badge = panel.locator('.tool-card.kind-delete .origin-badge').first();
+    await badge.waitFor({ timeout: 30_000 });
+    const cardWords = (await badge.innerText()).trim();
+    assert.equal(cardWords, 'deleted on disk by the agent', 'the card says how the file changed');
+
+    await runCommand(page, 'Tandem: Show Fidelity Report');
+    const preview = await webviewFrame(page, 'h1:has-text("Fidelity report")', 30_000);
+    const tabs = page.locator('.tabs-container .tab');
+    assert.deepEqual(await tabs.filter({ hasText: 'Untitled' }).allInnerTexts(), [], 'no untitled document');
+    const reportTab = tabs.filter({ hasText: 'Fidelity report' });
+    assert.equal(await reportTab.count(), 1, `the report's preview: ${JSON.stringify(await tabs.allInnerTexts())}`);
+    assert.equal(await reportTab.evaluate((tab) => tab.classList.contains('dirty')), false, 'nothing to save');
+    const row = preview.locator('tr', { hasText: 'src/legacy.ts' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    const cells = (await row.locator('td').allInnerTexts()).map((cell) => cell.trim());
+    assert.equal(cells[0], 'src/legacy.ts', 'the file is named relative to the workspace, as its card names it');
+    assert.equal(cells[1], cardWords, 'the report says what the card says');
+    assert.ok(!(await preview.locator('body').innerText()).includes(tmp), 'no absolute path of a workspace file');
+    await screenshot(page, 'e2e-fidelity-report-deleted');
+
+    await reportTab.hover();
+    await reportTab.locator('.tab-actions .action-label').first().click();
+    await reportTab.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.waitForTimeout(1_000);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'closing the report asks nothing');
+    assert.deepEqual(await page.locator('.tabs-container .tab', { hasText: /Untitled|Fidelity report/ }).allInnerTexts(), [], 'no editor of the report is left behind');
+  });
 });

@@ -4,6 +4,7 @@ import { deliveryMarks } from '../../src/inspector/deliveryCheck';
 import { fidelityReport, type ReportInputs } from '../../src/inspector/fidelityReport';
 import { buildFrameIndex } from '../../src/inspector/frameIndex';
 import { reportMarkdown } from '../../src/inspector/reportMarkdown';
+import { changeWords } from '../../src/contract/reviewView';
 import { FrameScript } from '../support/frameBuilders';
 
 const ws = '/work';
@@ -44,7 +45,7 @@ function inputs(frames: FrameScript, overrides: Partial<ReportInputs> = {}): Rep
     frames: frames.frames,
     agentLabel: 'Claude Code',
     workspaceRoots: [ws],
-    files: [{ path: '/work/a.ts', origin: 'disk', toolCallIds: ['w1'] }, { path: '/work/new.ts', origin: 'disk', toolCallIds: ['w2'] }],
+    files: [{ path: '/work/a.ts', origin: 'disk', deleted: false, toolCallIds: ['w1'] }, { path: '/work/new.ts', origin: 'disk', deleted: false, toolCallIds: ['w2'] }],
     projectRules: [{ path: '/work/.claude/settings.local.json', label: '.claude/settings.local.json', allow: ['Bash(npm test:*)'], deny: [] }],
     tandemGrants: [],
     ...overrides,
@@ -137,7 +138,7 @@ describe('fidelity report', () => {
     assert.deepEqual(loaded.silentReads.map((read) => read.paths), [['/work/now.ts']]);
     assert.deepEqual(loaded.files, [], 'a replayed diff is no file this conversation saw change');
     assert.equal(loaded.summary, 'Claude Code read 1 file without asking, never asked, replayed 3 tool calls of an earlier session (not counted above).');
-    assert.match(reportMarkdown(loaded), /3 tool calls that a loaded session replayed from its history \(`session\/load`\) are not counted/);
+    assert.match(reportMarkdown(loaded, ws), /3 tool calls that a loaded session replayed from its history \(`session\/load`\) are not counted/);
 
     // A load the agent refused replays nothing: what follows it is the agent's own doing.
     const refused = new FrameScript()
@@ -153,17 +154,46 @@ describe('fidelity report', () => {
     const leaky = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'x1', 'execute', { title: `git push https://${secret}@github.com/a/b`, locations: [{ path: '/etc/hosts' }] }).request('out', 5, 'session/load', { sessionId: 'old' }).error('in', 5, -32603, `bad token ${secret}`), { files: [] }));
     assert.equal(leaky.outsideWorkspace.length, 1, 'the title is in the report');
     assert.ok(!JSON.stringify(leaky).includes(secret));
-    assert.ok(!reportMarkdown(leaky).includes(secret));
+    assert.ok(!reportMarkdown(leaky, ws).includes(secret));
   });
 
   test('the document escapes what the agent controls and shows the standing grants', () => {
     const hostile = fidelityReport(inputs(new FrameScript().open('s1').toolCall('s1', 'r1', 'read', { title: '[click](https://evil.example) <img src=x>', locations: [{ path: '/work/a|b`c.ts' }] }), { files: [] }));
-    const markdown = reportMarkdown(hostile);
+    const markdown = reportMarkdown(hostile, ws);
     assert.ok(!markdown.includes('[click](https'), 'no link from an agent title');
     assert.ok(markdown.includes('\\<img') && !/[^\\]<img/.test(markdown), 'no HTML from an agent title');
     assert.ok(markdown.includes('\\[click\\]'));
     assert.ok(markdown.includes('a\\|b`c.ts'));
     assert.ok(markdown.includes('Bash(npm test:*)'));
-    assert.match(reportMarkdown(report), /\*\*Claude Code wrote 2 files to disk itself/);
+    assert.match(reportMarkdown(report, ws), /\*\*Claude Code wrote 2 files to disk itself/);
+  });
+  test('the document names files as the cards do: relative inside the workspace folder, whole outside it', () => {
+    const reads = new FrameScript()
+      .open('s1')
+      .toolCall('s1', 'r1', 'read', { title: 'Read /work/src/b.ts', locations: [{ path: '/work/src/b.ts' }] })
+      .toolCall('s1', 'r2', 'read', { title: 'Read /etc/hosts', locations: [{ path: '/etc/hosts' }] });
+    const markdown = reportMarkdown(fidelityReport(inputs(reads, { files: [{ path: '/work/src/a.ts', origin: 'editor', deleted: false, toolCallIds: [] }] })), ws);
+    const lines = markdown.split('\n');
+    assert.ok(lines.includes('| ` src/a.ts ` | through the editor |  |'), markdown);
+    assert.ok(lines.includes('| Read src/b.ts | read | ` src/b.ts ` | no |'), markdown);
+    assert.ok(lines.includes('| Read /etc/hosts | read | ` /etc/hosts ` | no |'), 'outside the workspace the whole path stays');
+    assert.ok(!markdown.includes('/work/'), 'no path inside the workspace is shown whole');
+  });
+
+  test('a deleted file is described in the words of its card, and the summary says it was deleted', () => {
+    const deleting = new FrameScript()
+      .open('s1', { agentName: 'demo' })
+      .toolCall('s1', 'd1', 'delete', { locations: [{ path: '/work/src/legacy.ts' }], content: [{ type: 'diff', path: '/work/src/legacy.ts', oldText: 'old', newText: '' }] })
+      .toolDone('s1', 'd1')
+      .toolCall('s1', 'w1', 'edit', { locations: [{ path: '/work/src/a.ts' }] })
+      .toolDone('s1', 'w1');
+    const files = [{ path: '/work/src/legacy.ts', origin: 'disk' as const, deleted: true, toolCallIds: ['d1'] }, { path: '/work/src/a.ts', origin: 'disk' as const, deleted: false, toolCallIds: ['w1'] }];
+    const deleted = fidelityReport(inputs(deleting, { agentLabel: 'Demo agent', files, projectRules: [] }));
+    const markdown = reportMarkdown(deleted, ws);
+    const how = (path: string) => markdown.split('\n').find((line) => line.startsWith(`| \` ${path} \``))?.split(' | ')[1];
+    assert.equal(how('src/legacy.ts'), changeWords('disk', true), markdown);
+    assert.equal(how('src/legacy.ts'), 'deleted on disk by the agent');
+    assert.equal(how('src/a.ts'), changeWords('disk', false));
+    assert.equal(deleted.summary, 'Demo agent wrote 1 file to disk itself, deleted 1 file on disk itself, never asked.');
   });
 });

@@ -14,7 +14,7 @@ function reviewOf(files: Partial<ReviewFileView>[]): ReviewSource {
 describe('the conversation as the inspector sees it', () => {
   test('none before a session opened; then its session, its own changed files and its cards', async (t) => {
     const session = scriptedSession(t);
-    const review = reviewOf([{ path: '/w/mine.ts', toolCallIds: ['read-1'] }, { path: '/w/other.ts', toolCallIds: ['elsewhere'] }]);
+    const review = reviewOf([{ path: '/w/mine.ts', toolCallIds: ['read-1'] }, { path: '/w/gone.ts', status: 'deleted', toolCallIds: ['read-1'] }, { path: '/w/other.ts', toolCallIds: ['elsewhere'] }]);
     const sources = { review, permissionPolicy: null, workspaceRoots: () => ['/w'] };
     assert.equal(inspectedConversation(session, sources), null);
     await session.prompt('tool');
@@ -22,7 +22,7 @@ describe('the conversation as the inspector sees it', () => {
     assert.ok(inspected);
     assert.deepEqual([...inspected.sessionIds], [session.currentSessionId]);
     assert.equal(inspected.label, session.agent.label);
-    assert.deepEqual(inspected.files(), [{ path: '/w/mine.ts', origin: 'disk', toolCallIds: ['read-1'] }]);
+    assert.deepEqual(inspected.files(), [{ path: '/w/mine.ts', origin: 'disk', deleted: false, toolCallIds: ['read-1'] }, { path: '/w/gone.ts', origin: 'disk', deleted: true, toolCallIds: ['read-1'] }]);
     assert.ok(inspected.hasToolCall('read-1'));
     assert.ok(!inspected.hasToolCall('elsewhere'));
     assert.deepEqual(inspected.permissions(), { projectRules: [], tandemGrants: [] });

@@ -1,7 +1,7 @@
 import { MAX_COMMENTS_PER_MESSAGE } from '../../src/contract/reviewLimits';
 import type { ReviewFeedbackChange } from '../../src/contract/reviewMessages';
 import { placeText, progressText, type HunkCounts } from '../../src/contract/reviewProgress';
-import type { ReviewAction, ReviewCommentView, ReviewFileView, ReviewHunkView } from '../../src/contract/reviewView';
+import { changeWords, type ReviewAction, type ReviewCommentView, type ReviewFileView, type ReviewHunkView } from '../../src/contract/reviewView';
 import { button, el, icon } from '../dom';
 import type { FeedbackIndex, ReviewUi } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
@@ -22,14 +22,12 @@ export interface HunkContext {
   surface: string;
 }
 
-export const originLabels = { editor: 'through the editor', disk: 'written to disk by the agent' } as const;
-
 /** Where a change came from; `compact` (a narrow row) shows the icon, with the words in its tooltip and label. */
 export function originBadge(file: ReviewFileView, compact = false): HTMLElement {
   const why = file.origin === 'editor'
     ? 'The agent asked Tandem to write this file (fs/write_text_file): the change is an undoable edit in the editor.'
     : 'The agent changed this file on disk itself; Tandem compared the file before and after.';
-  const label = originLabels[file.origin];
+  const label = changeWords(file.origin, file.status === 'deleted');
   return compact
     ? el('span', { class: `origin-badge origin-${file.origin}`, title: `${label}: ${why}`, role: 'img', 'aria-label': label }, icon(file.origin === 'editor' ? 'edit' : 'save'))
     : el('span', { class: `origin-badge origin-${file.origin}`, title: why }, icon(file.origin === 'editor' ? 'edit' : 'save'), ` ${label}`);

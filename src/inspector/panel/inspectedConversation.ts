@@ -24,7 +24,7 @@ export function inspectedConversation(session: SessionController, sources: Inspe
     // The ledger holds every conversation's changes: this one's are those its tool calls made.
     files: () => (sources.review?.view().files ?? [])
       .filter((file) => file.toolCallIds.some((id) => session.thread.toolCall(id) !== undefined))
-      .map((file) => ({ path: file.path, origin: file.origin, toolCallIds: file.toolCallIds })),
+      .map((file) => ({ path: file.path, origin: file.origin, deleted: file.status === 'deleted', toolCallIds: file.toolCallIds })),
     permissions: () => {
       const view = sources.permissionPolicy?.view(session.agent.id);
       return { projectRules: view?.projectRules ?? [], tandemGrants: view?.grants ?? [] };

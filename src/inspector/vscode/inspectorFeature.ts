@@ -14,6 +14,7 @@ import { DisposableBase } from '../../util/disposable';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
 import { FrameInspectorPanel, type InspectorTarget } from './frameInspectorPanel';
+import { ReportDocuments } from './reportDocuments';
 import { COMMANDS } from '../../contract/ids';
 
 export interface InspectorFeatureOptions {
@@ -58,6 +59,7 @@ async function saveText(name: string, filters: Record<string, string[]>, text: (
  */
 export class InspectorFeature extends DisposableBase {
   private panel: FrameInspectorPanel | null = null;
+  private readonly reports = this.register(new ReportDocuments());
 
   constructor(private readonly options: InspectorFeatureOptions) {
     super();
@@ -134,8 +136,7 @@ export class InspectorFeature extends DisposableBase {
   private async showReport(inspected: Inspected | null): Promise<void> {
     if (!inspected) return;
     const report = await conversationReport(inspected.conversation, inspected.frames());
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: reportMarkdown(report) });
-    await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+    await this.reports.show(inspected.conversation.label, reportMarkdown(report, inspected.conversation.cwd));
     const choice = await vscode.window.showInformationMessage(report.summary, 'Export JSON…');
     if (choice) await saveText(`tandem-report-${stamp(new Date())}.json`, { JSON: ['json'] }, () => `${JSON.stringify(report, null, 2)}\n`);
   }

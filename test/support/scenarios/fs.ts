@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as acp from '@agentclientprotocol/sdk';
@@ -45,6 +45,18 @@ export const fsScenarios: Record<string, Scenario> = {
     const [name = 'notes.txt', ...words] = rest.split(' ');
     await editOnDisk(client, sessionId, session.cwd, name, words.join(' '));
     await streamText(client, sessionId, `Wrote ${name}.`);
+    return 'end_turn';
+  },
+  /** `disk-delete <file>`: removes the file on disk itself inside a delete tool call that names it first (ACP has no delete request). */
+  async 'disk-delete'(client, sessionId, rest, _signal, session) {
+    const name = rest.trim() || 'notes.txt';
+    const path = join(session.cwd, name);
+    const oldText = readFileSync(path, 'utf8');
+    const toolCallId = `disk-delete-${nextDiskEdit++}`;
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: `Delete ${name}`, kind: 'delete', status: 'in_progress', locations: [{ path }], content: [{ type: 'diff', path, oldText, newText: '' }] });
+    rmSync(path);
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+    await streamText(client, sessionId, `Deleted ${name}.`);
     return 'end_turn';
   },
   /**

@@ -306,6 +306,10 @@ export class ChatPresenter implements Disposable {
       },
       sendPrompt: (message) => this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []),
       cancelTurn: () => this.cancelTurn(),
+      retryMessage: (message) => {
+        const text = this.tabs.active.session.thread.takeInterrupted(message.entryId);
+        return text === null ? undefined : this.sendPrompt(text);
+      },
       queueAction: (message) => this.prompts.act(this.tabs.active, message.action, message.id),
       selectAgent: (message) => this.selectAgent(message.agentId),
       runAction: (message) => this.runAction(message.action),

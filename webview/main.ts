@@ -4,6 +4,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { HostToWebview } from '../src/contract/messages';
 import type { TabsView } from '../src/contract/sessionTabsView';
+import type { ConnectionView } from '../src/contract/viewModel';
 import { assertNever } from '../src/util/assertNever';
 import { listenForCodeCopies } from './codeCopy';
 import { ConversationStore } from './conversationStore';
@@ -71,11 +72,17 @@ function startPanel(): void {
     composerBar.setReadOnly(readOnly);
   }
 
+  /** The connection in the header; an agent whose program is missing takes no message until it starts. */
+  function showConnection(connection: ConnectionView): void {
+    header.setConnection(connection);
+    composer.setUnavailable(connection.phase === 'failed' && connection.notInstalled ? `${connection.agentName ?? 'The agent'} is not installed: install it, then choose Try again.` : null);
+  }
+
   /** What a message changes in the header, the tabs and the composer. */
   function showControls(message: ControlMessage): void {
     switch (message.type) {
       case 'connectionChanged':
-        return header.setConnection(message.connection);
+        return showConnection(message.connection);
       case 'turnChanged':
         return composer.setRunning(message.turn.running);
       case 'queueChanged':
@@ -102,7 +109,7 @@ function startPanel(): void {
     switch (message.type) {
       case 'snapshot':
         header.setAgents(message.state.agents, message.state.selectedAgentId);
-        header.setConnection(message.state.connection);
+        showConnection(message.state.connection);
         composer.setRunning(message.state.turn.running);
         composer.setQueue(message.state.queue);
         showTabs(message.state.tabs);

@@ -192,3 +192,8 @@ function argsOf(base: AgentDefinition, entry: AgentServerSettings, command: stri
   if (Array.isArray(entry.args)) return stringArray(entry.args);
   return command ? [] : base.args;
 }
+
+/** The shell command in an install hint ("Install it with `npm install -g x`, then …"), for a Copy button; null when it names none. */
+export function installCommandOf(hint: string | null): string | null {
+  return hint ? /\bwith `([^`]+)`/.exec(hint)?.[1] ?? null : null;
+}

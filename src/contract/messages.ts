@@ -46,6 +46,8 @@ const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('threadDeltasApplied'), batches: z.number().int().min(1).max(1_000_000) }),
   z.object({ type: z.literal('sendPrompt'), text: z.string().min(1).max(1_000_000), ...promptContextFields }),
   z.object({ type: z.literal('cancelTurn') }),
+  /** "Retry" on a message a window reload cut off: it is sent again. */
+  z.object({ type: z.literal('retryMessage'), entryId: z.string().min(1).max(100) }),
   z.object({ type: z.literal('queueAction'), action: z.enum(queueActions), id: z.string().min(1).max(100) }),
   z.object({ type: z.literal('selectAgent'), agentId: z.string().min(1).max(200) }),
   z.object({

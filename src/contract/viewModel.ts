@@ -21,6 +21,8 @@ export interface AgentChoiceView {
   id: string;
   label: string;
   description: string;
+  /** Whether its program was found on the PATH (null: not looked up yet). */
+  installed: boolean | null;
 }
 
 export interface PanelState {

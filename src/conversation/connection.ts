@@ -20,6 +20,8 @@ export interface ConnectionView {
   agentName: string | null;
   /** With phase `signInRequired`: the ways to sign in the agent offers. */
   signIn?: SignInMethodView[];
+  /** With phase `failed` because the agent's program was not found: the command that installs it, where known. */
+  notInstalled?: { installCommand: string | null };
   /** While starting, and when a start or the agent failed: the stages, the log tail and a report. */
   startup?: StartupView;
 }

@@ -34,8 +34,8 @@ export class ConnectionState implements Disposable {
     this.emitter.fire(state);
   }
 
-  fail(message: string): void {
-    this.set({ phase: 'failed', message, agentName: this.agentLabel });
+  fail(message: string, notInstalled?: ConnectionView['notInstalled']): void {
+    this.set({ phase: 'failed', message, agentName: this.agentLabel, ...(notInstalled ? { notInstalled } : {}) });
   }
 
   reset(): void {

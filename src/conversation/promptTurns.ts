@@ -11,7 +11,8 @@ export interface PromptingConversation extends ConversationBasics {
   readonly turns: TurnState;
   start(): Promise<boolean>;
   /** Why the agent is not running, as the banner says it. */
-  notRunning(): string;
+  /** Why a turn could not run, or null when the panel already says it. */
+  notRunning(): string | null;
   /** The handling of a connection an agent's frame broke, else null (see AgentWatch). */
   failedByAgent(attachment: AgentAttachment): Promise<void> | null;
   /** The agent refused `refused` until the user signs in. */

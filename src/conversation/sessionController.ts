@@ -99,7 +99,8 @@ export class SessionController implements Disposable {
     this.prompts = new PromptTurns({
       ...conversation, thread: this.thread, turns: this.turns,
       start: () => this.start(),
-      notRunning: () => this.notRunning(),
+      // A failed start is explained above the thread, once: the turn's end does not say it again.
+      notRunning: () => (this.connection.view.phase === 'failed' ? null : this.notRunning()),
       failedByAgent: (attachment) => this.watch.failedByAgent(attachment),
       requireSignIn: (refused) => this.requireSignIn(refused),
     });
@@ -256,7 +257,7 @@ export class SessionController implements Disposable {
     if (!this.environment.trusted) return false;
     const found = await this.opener.launch();
     if ('problem' in found) {
-      this.connection.fail(found.problem);
+      this.connection.fail(found.problem, found.notInstalled);
       return false;
     }
     const attachment = this.opener.attach(found.launch, this.conversationPorts());

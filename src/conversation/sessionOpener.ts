@@ -6,7 +6,7 @@ import { hostFor, type AgentHost, type AgentHostPool, type HostedSession } from 
 import type { AgentLaunch } from '../acp/agentChannel';
 import type { ClientPorts } from '../acp/clientPorts';
 import { findExecutable } from '../acp/commandLookup';
-import type { AgentDefinition } from '../agents/agentConfig';
+import { installCommandOf, type AgentDefinition } from '../agents/agentConfig';
 import { serversForAgent, type McpServerOffer } from '../agents/mcpServers';
 import { withheldServersNotice } from '../permissions/mcpConsent';
 import { checkWithoutAsking } from '../permissions/projectProgramConsent';
@@ -110,7 +110,7 @@ export class SessionOpener {
   ) {}
 
   /** The program and environment to start, or why the agent cannot be started. */
-  async launch(): Promise<{ launch: AgentLaunch } | { problem: string }> {
+  async launch(): Promise<{ launch: AgentLaunch } | { problem: string; notInstalled?: { installCommand: string | null } }> {
     const cwd = scopeCwd(this.workspace);
     if (!cwd) return { problem: 'Open a folder first: agents work inside a workspace folder.' };
     // Nothing the folder's files define may run before the user's yes: asked before the process exists.
@@ -123,7 +123,7 @@ export class SessionOpener {
     const command = findExecutable(this.agent.command, env.PATH ?? process.env.PATH, cwd);
     if (!command) {
       const hint = this.agent.installHint ? ` ${this.agent.installHint}` : ` Check the "command" of this agent in the ${SETTINGS.agents} setting.`;
-      return { problem: `${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}` };
+      return { problem: `${this.agent.label} is not installed: "${this.agent.command}" was not found.${hint}`, notInstalled: { installCommand: installCommandOf(this.agent.installHint) } };
     }
     return { launch: { command, args: this.agent.args, env, cwd, priority: this.environment.agentPriority?.() ?? 'normal' } };
   }

@@ -79,6 +79,8 @@ export class ElicitationBroker {
       this.thread.setElicitation(pending.view);
       return false;
     }
+    // The answered form, read-only from here on, shows what was sent rather than blank fields.
+    pending.view = { ...pending.view, fields: withEntered(pending.view.fields, checked.content) };
     pending.resolve({ action: 'accept', content: checked.content });
     return true;
   }

@@ -87,6 +87,7 @@ export class ChatPresenter implements Disposable {
         this.waitingChanged.fire();
         this.view.snapshot();
         this.checkpoints?.refresh();
+        void this.lookUpInstalled();
       },
       tabsChanged: () => {
         this.view.tabsChanged();
@@ -262,6 +263,14 @@ export class ChatPresenter implements Disposable {
   reloadAgents(): void {
     this.agents.reload();
     this.view.send({ type: 'agentsChanged', agents: this.agents.choices(), selectedAgentId: this.tabs.active.agent.id });
+    void this.lookUpInstalled();
+  }
+
+  /** The picker says which agents are installed once the lookup, which never holds the host's thread, answers. */
+  private async lookUpInstalled(): Promise<void> {
+    if (await this.agents.lookUpInstalled(scopeCwd(this.currentSession.workspace) ?? process.cwd())) {
+      this.view.send({ type: 'agentsChanged', agents: this.agents.choices(), selectedAgentId: this.tabs.active.agent.id });
+    }
   }
 
   dispose(): void {
@@ -306,6 +315,10 @@ export class ChatPresenter implements Disposable {
       },
       sendPrompt: (message) => this.sendPrompt(message.text, message.mentions ?? [], message.images ?? []),
       cancelTurn: () => this.cancelTurn(),
+      retryMessage: (message) => {
+        const text = this.tabs.active.session.thread.takeInterrupted(message.entryId);
+        return text === null ? undefined : this.sendPrompt(text);
+      },
       queueAction: (message) => this.prompts.act(this.tabs.active, message.action, message.id),
       selectAgent: (message) => this.selectAgent(message.agentId),
       runAction: (message) => this.runAction(message.action),

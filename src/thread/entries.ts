@@ -88,12 +88,14 @@ export interface CompactionView {
 
 export type ThreadEntry =
   /** `steered`: sent into a running turn rather than queued, with what the agent did with it. */
-  | { kind: 'user'; id: string; text: string; steered?: SteerOutcomeView }
+  /** `interrupted`: its turn never ended because the window reloaded (the row offers Retry). */
+  | { kind: 'user'; id: string; text: string; steered?: SteerOutcomeView; interrupted?: boolean }
   /** `parentToolCallId`: a subagent's message, shown inside that tool call's card. */
   | { kind: 'agentMessage'; id: string; text: string; parentToolCallId?: string }
   | { kind: 'thought'; id: string; text: string; parentToolCallId?: string }
   | { kind: 'toolCall'; id: string; tool: ToolCallView }
-  | { kind: 'plan'; id: string; items: PlanItemView[] }
+  /** `stopped`: its turn was stopped, failed or cut off by a reload: no step is still under way. */
+  | { kind: 'plan'; id: string; items: PlanItemView[]; stopped?: boolean }
   | { kind: 'turnEnded'; id: string; stopReason: StopReasonView; detail: string | null }
   | { kind: 'notice'; id: string; severity: NoticeSeverity; text: string; actions: NoticeAction[] }
   | { kind: 'elicitation'; id: string; elicitation: ElicitationView }

@@ -8,6 +8,7 @@ import { contentBlockText, mergeToolCall, newToolCallView, toLocation, toPlanIte
 import { parentToolCallIdOf } from './agentMeta';
 import { rateLimitOf, withRateLimit } from '../usage/planLimits';
 import { awaitsTokensAfter, mergeCompaction } from './compactions';
+import { planOfTurn, settleRestored, stoppedPlan } from './unfinishedTurns';
 import type { SessionFactName, SessionFacts, SessionFactsOwner } from './sessionFacts';
 
 export type { SessionFactName, SessionFacts, SessionFactsOwner } from './sessionFacts';
@@ -100,6 +101,15 @@ export class ThreadModel implements SessionFactsOwner {
     this.add({ kind: 'user', id: this.newId(), text, ...(steered ? { steered } : {}) });
   }
 
+  /** The text of a message marked interrupted, no longer marked (Retry sends it again); null for any other entry. */
+  takeInterrupted(entryId: string): string | null {
+    const index = this.indexById.get(entryId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (entry?.kind !== 'user' || !entry.interrupted) return null;
+    this.replace({ ...entry, interrupted: false });
+    return entry.text;
+  }
+
   addNotice(severity: NoticeSeverity, text: string, actions: NoticeAction[] = []): void {
     this.openStream = null;
     this.add({ kind: 'notice', id: this.newId(), severity, text, actions });
@@ -108,7 +118,11 @@ export class ThreadModel implements SessionFactsOwner {
   /** Ends the turn. A cancelled turn also stops every tool call that was still running. */
   endTurn(stopReason: StopReasonView, detail: string | null = null): void {
     this.openStream = null;
-    if (stopReason === 'cancelled' || stopReason === 'error') this.stopUnfinishedToolCalls();
+    if (stopReason === 'cancelled' || stopReason === 'error') {
+      this.stopUnfinishedToolCalls();
+      const stopped = stoppedPlan(this.entries[planOfTurn(this.entries, this.entries.length)]);
+      if (stopped) this.replace(stopped);
+    }
     this.add({ kind: 'turnEnded', id: this.newId(), stopReason, detail });
   }
 
@@ -119,8 +133,9 @@ export class ThreadModel implements SessionFactsOwner {
     this.toolEntryIdByCallId.clear();
     this.compactionEntryIds.clear();
     this.openStream = null;
-    for (const entry of entries) {
-      const copy = structuredClone(entry);
+    const copies = entries.map((entry) => structuredClone(entry));
+    settleRestored(copies);
+    for (const copy of copies) {
       // A permission cannot outlive the process that asked for it.
       if (copy.kind === 'toolCall' && (copy.tool.permission || copy.tool.status === 'pending' || copy.tool.status === 'in_progress')) {
         copy.tool = { ...copy.tool, permission: null, status: 'cancelled' };

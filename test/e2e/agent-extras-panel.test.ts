@@ -116,4 +116,28 @@ describe('what agents add on top of ACP, in the panel', () => {
     await banner.locator('.startup-details summary').click();
     assert.match(await banner.innerText(), /log line 3/);
   });
+
+  test('a missing agent: the banner offers its install command, Send waits with the reason, the picker marks it', async (t) => {
+    const harness = await panel(t);
+    const sentence = 'Codex is not installed: "codex-acp" was not found. Install it with `npm install -g @agentclientprotocol/codex-acp`.';
+    await harness.post({ type: 'snapshot', state: panelState([], {
+      agents: [{ id: 'scripted', label: 'Scripted agent', description: 'test', installed: true }, { id: 'codex', label: 'Codex', description: 'OpenAI', installed: false }],
+      selectedAgentId: 'codex',
+      connection: { phase: 'failed', message: sentence, agentName: 'Codex', notInstalled: { installCommand: 'npm install -g @agentclientprotocol/codex-acp' } },
+    }) });
+    const banner = harness.page.locator('#connection-banner');
+    await banner.locator('vscode-button', { hasText: 'Copy install command' }).click();
+    assert.deepEqual(harness.sent.filter((message) => message.type === 'copyText'), [{ type: 'copyText', text: 'npm install -g @agentclientprotocol/codex-acp' }]);
+    assert.deepEqual(await harness.page.locator('#agent-picker vscode-option').allTextContents(), ['Scripted agent', 'Codex (not installed)']);
+    const send = harness.page.locator('#send-button');
+    assert.equal(await send.getAttribute('aria-disabled'), 'true');
+    assert.match(await send.getAttribute('title') ?? '', /Codex is not installed/);
+    await harness.page.locator('#composer-input textarea').fill('hello');
+    await harness.page.locator('#composer-input textarea').press('Enter');
+    assert.deepEqual(harness.sent.filter((message) => message.type === 'sendPrompt'), [], 'nothing goes to an agent that cannot start');
+    assert.equal(await harness.page.locator('#composer-input textarea').inputValue(), 'hello', 'what was typed stays');
+    await screenshot(harness.page, 'agent-extras-not-installed');
+    await harness.post({ type: 'connectionChanged', connection: { phase: 'ready', message: null, agentName: 'Codex' } });
+    await harness.page.locator('#send-button:not([disabled])').waitFor({ timeout: 5_000 });
+  });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ThreadDelta } from '../../src/thread/entries';
 import { panelPerTest } from '../support/panelPerTest';
+import { panelState } from '../support/panelFixtures';
 
 const panel = panelPerTest();
 
@@ -41,5 +42,18 @@ describe('the end of a turn in the panel', () => {
     const seen = await harness.page.evaluate(readInTheSameTask(batch.slice(0, 2)));
     assert.deepEqual(seen, { ended: 0, text: '' });
     await harness.page.locator('.agent-message', { hasText: 'The first words. The last words.' }).waitFor({ timeout: 10_000 });
+  });
+
+  test('a plan whose turn was stopped shows no step as current, in the strip and in the thread', { timeout: 60_000 }, async (t) => {
+    const harness = await panel(t);
+    const items = [{ content: 'Read', status: 'completed', priority: 'low' }, { content: 'Edit the greeting', status: 'in_progress', priority: 'low' }] as const;
+    await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }, { kind: 'plan', id: 'p', items: [...items] }]) });
+    const strip = harness.page.locator('#plan-strip');
+    assert.match(await strip.innerText(), /1\/2\s*Edit the greeting/);
+    await harness.post({ type: 'threadDeltas', deltas: [
+      { type: 'entryUpdated', entry: { kind: 'plan', id: 'p', items: [...items], stopped: true } },
+      { type: 'entryAdded', entry: { kind: 'turnEnded', id: 'end', stopReason: 'cancelled', detail: null } }] });
+    await strip.locator('.plan-current', { hasText: 'Stopped at: Edit the greeting' }).waitFor({ timeout: 5_000 });
+    assert.equal(await harness.page.locator('.thread .plan.stopped').count(), 1);
   });
 });

@@ -5,7 +5,7 @@ import { newToolCallView } from '../../src/thread/toolCallMapping';
 
 export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = {}): PanelState {
   return {
-    agents: [{ id: 'scripted', label: 'Scripted agent', description: 'test' }],
+    agents: [{ id: 'scripted', label: 'Scripted agent', description: 'test', installed: true }],
     selectedAgentId: 'scripted',
     connection: { phase: 'ready', message: null, agentName: 'Scripted agent' },
     turn: { running: false },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseWebviewMessage } from '../../src/contract/messages';
 import { DeltaBatcher } from '../../src/panel/deltaBatcher';
-import { scriptedPresenter, type TestScope } from '../support/sessionBuilders';
+import { scriptedDefinition, scriptedPresenter, type TestScope } from '../support/sessionBuilders';
 import { waitFor } from '../support/waitFor';
 import { replayThread } from '../support/panelReplay';
 
@@ -160,5 +160,13 @@ describe('ChatPresenter', () => {
     await waitFor(() => !session().turnView.running && presenter.state().queue.items.length === 0, 'queue sent', 15_000);
     assert.deepEqual(sentToAgent(), ['slow', 'crash', 'echo held', 'echo after']);
     assert.equal(session().thread.lastAgentText(), 'You said: after');
+  });
+
+  test('the agent list says which agents are installed, once the lookup answers', async (t) => {
+    const missing = scriptedDefinition({ definition: { id: 'missing', label: 'Missing agent', command: 'no-such-agent-binary' } });
+    const { presenter, posted } = scriptedPresenter(t, { agents: [scriptedDefinition(), missing] });
+    await presenter.handle({ type: 'ready' });
+    const listed = await waitFor(() => posted.filter((message) => message.type === 'agentsChanged').at(-1), 'the agents with their lookup');
+    assert.deepEqual(listed.type === 'agentsChanged' && listed.agents.map((agent) => `${agent.id}:${agent.installed}`), ['scripted:true', 'missing:false']);
   });
 });

@@ -52,6 +52,17 @@ describe('elicitation with the scripted agent', () => {
     assert.equal(form(session)?.state, 'accepted');
   });
 
+  test('an answered form keeps the values that were sent, not blank fields', async (t) => {
+    const session = scriptedSession(t);
+    const turn = session.prompt('elicit');
+    const shown = await waitFor(() => form(session), 'the form');
+    assert.ok(session.answerElicitation(shown.requestId, 'accept', { ...VALID, replicas: '3' }));
+    await turn;
+    assert.equal(form(session)?.state, 'accepted');
+    const shownAfter = Object.fromEntries((form(session)?.fields ?? []).map((field) => [field.name, field.defaultValue]));
+    assert.deepEqual(shownAfter, VALID);
+  });
+
   test('decline and cancel are answered as such; Stop cancels an open form', async (t) => {
     const session = scriptedSession(t);
     for (const action of ['decline', 'cancel'] as const) {

@@ -17,6 +17,7 @@ function oneOfEach(tabId: string): { [K in WebviewMessageType]: WebviewMessage<K
     threadDeltasApplied: { type: 'threadDeltasApplied', batches: 1 },
     sendPrompt: { type: 'sendPrompt', text: 'echo every message' },
     cancelTurn: { type: 'cancelTurn' },
+    retryMessage: { type: 'retryMessage', entryId: 'no-such-entry' },
     queueAction: { type: 'queueAction', action: 'remove', id: 'no-such-item' },
     selectAgent: { type: 'selectAgent', agentId: 'scripted' },
     answerPermission: { type: 'answerPermission', requestId: 'no-such-request', optionId: null },

@@ -105,6 +105,15 @@ describe('SessionController with the scripted agent', () => {
     assert.equal(controller.connectionView.message, 'Scripted agent is not installed: "no-such-agent-binary" was not found. Install it with `npm i -g x`.');
   });
 
+  test('a message to a missing program: its turn does not repeat the banner, which offers the install command', async (t) => {
+    const controller = scriptedSession(t, { agent: 'process', definition: { command: 'no-such-agent-binary', installHint: 'Install it with `npm i -g x`, then sign in.' } });
+    await controller.prompt('hello');
+    assert.equal(controller.connectionView.phase, 'failed');
+    assert.deepEqual(controller.connectionView.notInstalled, { installCommand: 'npm i -g x' });
+    const said = controller.thread.snapshot().flatMap((entry) => (entry.kind === 'turnEnded' ? [entry.detail] : entry.kind === 'notice' ? [entry.text] : []));
+    assert.deepEqual(said, [null], 'the turn failed; why is said once, in the banner');
+  });
+
   test('Restricted Mode spawns nothing and says why', async (t) => {
     // A process: only a spawned agent has a pid whose absence means nothing was started.
     const controller = scriptedSession(t, { agent: 'process', trusted: false });

@@ -70,6 +70,24 @@ describe('conversations as tabs', () => {
     assert.deepEqual(said(after.currentSession.thread.snapshot()), ['You said: remember me', 'You said: and continue']);
   });
 
+  test('a message a reload cut off comes back interrupted; Retry sends its text again, once', async (t) => {
+    const storage = memoryStorage();
+    storage.state = { activeTabId: 't1', closed: [], open: [{ tabId: 't1', agentId: 'scripted', sessionId: null, title: '', updatedAt: new Date(0).toISOString(), entries: [
+      { kind: 'user', id: 'e1', text: 'echo lost to the reload' },
+      { kind: 'plan', id: 'e2', items: [{ content: 'answer', priority: 'high', status: 'in_progress' }] },
+    ] }] };
+    const { presenter: panel, posted } = presenter(t, storage);
+    await panel.handle({ type: 'ready' });
+    const shown = replayThread(posted);
+    assert.deepEqual(shown.map((entry) => (entry.kind === 'user' ? entry.interrupted : entry.kind === 'plan' ? entry.stopped : null)), [true, true]);
+    await panel.handle({ type: 'retryMessage', entryId: 'e1' });
+    await waitFor(() => said(panel.currentSession.thread.snapshot()).length === 1, 'the answer to the message sent again');
+    await panel.handle({ type: 'retryMessage', entryId: 'e1' });
+    const after = replayThread(posted);
+    assert.deepEqual(after.flatMap((entry) => (entry.kind === 'user' ? [`${entry.text}:${entry.interrupted === true}`] : [])), ['echo lost to the reload:false', 'echo lost to the reload:false']);
+    assert.deepEqual(said(after), ['You said: lost to the reload']);
+  });
+
   test('a closed tab is in the history with the agent\'s own sessions; both open again', async (t) => {
     const { presenter: panel, posted } = presenter(t, memoryStorage());
     await panel.handle({ type: 'ready' });

@@ -96,6 +96,35 @@ describe('ThreadModel', () => {
     assert.equal(last?.kind === 'turnEnded' && last.stopReason, 'cancelled');
   });
 
+  test('a stopped or failed turn leaves its plan stopped; a finished plan or an ended turn stays as it was', () => {
+    const model = new ThreadModel();
+    const plan = (...statuses: acp.PlanEntryStatus[]): acp.SessionUpdate => ({ sessionUpdate: 'plan', entries: statuses.map((status, index) => ({ content: `step ${index}`, priority: 'high', status })) });
+    const plans = () => model.snapshot().flatMap((entry) => (entry.kind === 'plan' ? [entry.stopped === true] : []));
+    for (const [stopReason, statuses] of [['end_turn', ['completed', 'in_progress']], ['cancelled', ['completed', 'completed']], ['cancelled', ['completed', 'in_progress']], ['error', ['pending']]] as const) {
+      model.addUserMessage('go');
+      feed(model, [plan(...statuses)]);
+      model.endTurn(stopReason);
+    }
+    assert.deepEqual(plans(), [false, false, true, true]);
+  });
+
+  test('a restored turn with no end (the window reloaded) marks its message interrupted and stops its plan', () => {
+    const model = new ThreadModel();
+    model.restore([
+      { kind: 'user', id: 'e1', text: 'first' },
+      { kind: 'plan', id: 'e2', items: [{ content: 'a', priority: 'high', status: 'in_progress' }] },
+      { kind: 'turnEnded', id: 'e3', stopReason: 'cancelled', detail: null },
+      { kind: 'user', id: 'e4', text: 'lost to the reload' },
+      { kind: 'plan', id: 'e5', items: [{ content: 'b', priority: 'high', status: 'in_progress' }] },
+      { kind: 'agentMessage', id: 'e6', text: 'half an ans' },
+    ]);
+    const marks = model.snapshot().map((entry) => (entry.kind === 'user' ? `${entry.id}:${entry.interrupted === true}` : entry.kind === 'plan' ? `${entry.id}:${entry.stopped === true}` : entry.id));
+    assert.deepEqual(marks, ['e1:false', 'e2:true', 'e3', 'e4:true', 'e5:true', 'e6']);
+    assert.equal(model.takeInterrupted('e1'), null);
+    assert.equal(model.takeInterrupted('e4'), 'lost to the reload');
+    assert.equal(model.takeInterrupted('e4'), null, 'Retry sends it once');
+  });
+
   test('session facts: usage, title, mode, commands, config options; unknown variants ignored', () => {
     const model = new ThreadModel();
     const deltas = feed(model, [

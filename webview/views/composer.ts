@@ -35,6 +35,8 @@ export class ComposerView {
   private historyIndex: number | null = null;
   private trigger: Trigger | null = null;
   private readOnly = false;
+  /** Why nothing can be sent to this agent now (its program is missing), or null. */
+  private unavailable: string | null = null;
   /** The commands the "/" completion last saw, as JSON. */
   private shownCommands = '[]';
   private readonly readOnlyReason = el('div', { class: 'read-only-reason', id: 'read-only-reason', role: 'note', hidden: '' }, READ_ONLY_REASON);
@@ -109,8 +111,12 @@ export class ComposerView {
     this.input.setAttribute('aria-label', label);
     this.input.label = label;
     this.input.setAttribute('placeholder', readOnly ? READ_ONLY_REASON : PLACEHOLDER);
-    this.sendButton.toggleAttribute('disabled', readOnly);
-    this.sendButton.setAttribute('aria-disabled', String(readOnly));
+    this.setRunning(this.running);
+  }
+
+  /** An agent that cannot start: Send waits, saying why, and what is typed stays; null when it can start again. */
+  setUnavailable(reason: string | null): void {
+    this.unavailable = reason;
     this.setRunning(this.running);
   }
 
@@ -118,7 +124,10 @@ export class ComposerView {
     this.running = running;
     this.sendButton.textContent = running ? 'Stop' : 'Send';
     this.sendButton.setAttribute('icon', running ? 'debug-stop' : 'send');
-    this.sendButton.setAttribute('title', this.readOnly ? READ_ONLY_REASON : running ? 'Stop the agent (Escape); type to queue a message' : 'Send (Enter)');
+    const blocked = this.readOnly || (!running && this.unavailable !== null);
+    this.sendButton.toggleAttribute('disabled', blocked);
+    this.sendButton.setAttribute('aria-disabled', String(blocked));
+    this.sendButton.setAttribute('title', this.readOnly ? READ_ONLY_REASON : running ? 'Stop the agent (Escape); type to queue a message' : this.unavailable ?? 'Send (Enter)');
     this.sendButton.toggleAttribute('secondary', running);
     document.body.dataset.turn = running ? 'running' : 'idle';
   }
@@ -218,7 +227,7 @@ export class ComposerView {
 
   private send(): void {
     const text = this.input.value.trim();
-    if (!text || this.readOnly) return;
+    if (!text || this.readOnly || this.unavailable !== null) return;
     const context = this.attachments.take();
     this.attachments.say(null);
     this.local.history = [...this.local.history.filter((item) => item !== text), text].slice(-100);

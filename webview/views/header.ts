@@ -66,7 +66,7 @@ export class HeaderView {
   private recordedChoice(): AgentChoiceView | null {
     const tab = this.activeTab;
     if (!tab?.readOnly || tab.agentId !== this.selectedId || this.agents.some((agent) => agent.id === this.selectedId)) return null;
-    return { id: tab.agentId, label: tab.agentLabel, description: 'The agent of this recording. Pick another agent to open a new conversation with it.' };
+    return { id: tab.agentId, label: tab.agentLabel, description: 'The agent of this recording. Pick another agent to open a new conversation with it.', installed: null };
   }
 
   setConnection(connection: ConnectionView): void {
@@ -85,9 +85,9 @@ export class HeaderView {
 function option(agent: AgentChoiceView, disabled = false): HTMLElement {
   const element = document.createElement('vscode-option');
   element.setAttribute('value', agent.id);
-  element.setAttribute('description', agent.description);
+  element.setAttribute('description', agent.installed === false ? `Not installed. ${agent.description}` : agent.description);
   if (disabled) element.setAttribute('disabled', '');
-  element.textContent = agent.label;
+  element.textContent = agent.installed === false ? `${agent.label} (not installed)` : agent.label;
   return element;
 }
 
@@ -114,7 +114,9 @@ function bannerContent(connection: ConnectionView, post: PostToHost): HTMLElemen
 function bannerActions(connection: ConnectionView, post: PostToHost): HTMLElement[] {
   if (connection.phase === 'restricted') return [];
   if (connection.phase === 'signInRequired') return signInButtons(connection.signIn ?? [], post);
+  const installCommand = connection.notInstalled?.installCommand;
   return [
+    ...(installCommand ? [button('Copy install command', { icon: 'copy', title: installCommand, onClick: () => post({ type: 'copyText', text: installCommand }) })] : []),
     button('Show log', { secondary: true, onClick: () => post({ type: 'runAction', action: 'showLog' }) }),
     button(connection.phase === 'exited' ? 'Restart' : 'Try again', { icon: 'debug-restart', onClick: () => post({ type: 'runAction', action: 'restartAgent' }) }),
   ];

@@ -3,6 +3,11 @@ import { el, icon } from '../dom';
 
 const planIcons = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass-filled' } as const;
 
+function currentText(current: PlanItemView | undefined, stopped: boolean): string {
+  if (!current) return 'All steps done';
+  return stopped ? `Stopped at: ${current.content}` : current.content;
+}
+
 /**
  * The current turn's plan as a compact strip above the composer ("3/7" and the current step)
  * that expands to the whole list. The plan entry itself stays in the thread; a new user
@@ -12,6 +17,8 @@ export class PlanStrip {
   readonly element = el('section', { class: 'plan-strip', id: 'plan-strip', 'aria-label': 'Plan', hidden: '' });
   private items: PlanItemView[] | null = null;
   private planEntryId: string | null = null;
+  /** The plan's turn was stopped, failed or cut off by a reload: no step is current any more. */
+  private stopped = false;
   private expanded = false;
 
   reset(entries: readonly ThreadEntry[]): void {
@@ -44,6 +51,7 @@ export class PlanStrip {
     if (entry.kind !== 'plan') return false;
     this.planEntryId = entry.id;
     this.items = entry.items;
+    this.stopped = entry.stopped === true;
     return true;
   }
 
@@ -54,9 +62,9 @@ export class PlanStrip {
     const done = items.filter((item) => item.status === 'completed').length;
     const current = items.find((item) => item.status === 'in_progress') ?? items.find((item) => item.status === 'pending');
     const summary = el('button', { class: 'plan-summary', 'aria-expanded': String(this.expanded), title: this.expanded ? 'Hide the plan' : 'Show the whole plan' },
-      icon(this.expanded ? 'chevron-down' : 'chevron-right'), icon('checklist'),
+      icon(this.expanded ? 'chevron-down' : 'chevron-right'), icon(this.stopped ? 'debug-stop' : 'checklist'),
       el('span', { class: 'plan-count' }, `${done}/${items.length}`),
-      el('span', { class: 'plan-current' }, current ? current.content : 'All steps done'));
+      el('span', { class: 'plan-current' }, currentText(current, this.stopped)));
     summary.addEventListener('click', () => {
       this.expanded = !this.expanded;
       this.render();
@@ -65,9 +73,10 @@ export class PlanStrip {
       el('span', { class: 'plan-progress-fill' }));
     (progress.firstElementChild as HTMLElement).style.setProperty('--done', `${(done / items.length) * 100}%`);
     const list = this.expanded
-      ? el('ol', { class: 'plan-strip-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(planIcons[item.status]), ` ${item.content}`)))
+      ? el('ol', { class: 'plan-strip-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(this.stopped && item.status === 'in_progress' ? 'debug-stop' : planIcons[item.status]), ` ${item.content}`)))
       : null;
     this.element.dataset.planEntryId = this.planEntryId ?? '';
+    this.element.classList.toggle('stopped', this.stopped);
     this.element.replaceChildren(el('div', { class: 'plan-strip-header' }, summary, progress), ...(list ? [list] : []));
   }
 }

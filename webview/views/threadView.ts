@@ -12,6 +12,7 @@ import { renderToolCard, type CardContext } from './toolCard';
 import { renderElicitation } from './elicitationForm';
 import { placeRow, rowUpdated } from './toolGroups';
 import { ThreadBlocks } from './threadBlocks';
+import { UserMessages } from './userMessage';
 import { carryNest, nestUnderParent, refreshNestOf, renderCompaction, steeredNote } from './agentExtrasRows';
 
 /** An entry's element, and the markdown that streams into it for text entries. */
@@ -69,9 +70,9 @@ function renderNotice(entry: Extract<ThreadEntry, { kind: 'notice' }>, post: Pos
     actions.length > 0 ? el('div', { class: 'notice-actions' }, ...actions) : null);
 }
 
-function renderPlan(id: string, items: PlanItemView[]): HTMLElement {
+function renderPlan(id: string, items: PlanItemView[], stopped: boolean): HTMLElement {
   const done = items.filter((item) => item.status === 'completed').length;
-  return el('div', { class: 'entry plan', 'data-entry-id': id },
+  return el('div', { class: `entry plan${stopped ? ' stopped' : ''}`, 'data-entry-id': id },
     el('div', { class: 'plan-header' }, icon('checklist'), ` Plan ${done}/${items.length}`),
     el('ol', { class: 'plan-items' }, ...items.map((item) => el('li', { class: `plan-item plan-${item.status}` }, icon(planIcons[item.status]), ` ${item.content}`))));
 }
@@ -115,6 +116,7 @@ export class ThreadView {
   private readonly sizes: ResizeObserver;
   /** Shown while the reader is away from the end and something new came; the host places it under the thread. */
   readonly jumpToLatest: JumpToLatest;
+  private readonly userMessages: UserMessages;
 
   /** `checkpoints`: where "Restore to here" goes; without it user messages offer none. */
   constructor(private readonly container: HTMLElement, private readonly cards: CardContext, private readonly checkpointPost: CheckpointPost | null = null) {
@@ -122,6 +124,7 @@ export class ThreadView {
     // also after the frame that scrolled there: a block can be sized a frame later, and the
     // composer grows when a turn ends (its usage shows), taking the last line out of view.
     this.jumpToLatest = new JumpToLatest(() => this.followEnd(), container);
+    this.userMessages = new UserMessages(cards.post);
     this.sizes = new ResizeObserver(() => this.keepAtEnd());
     this.sizes.observe(container);
     this.blocks = new ThreadBlocks(container, (block) => this.sizes.observe(block));
@@ -247,6 +250,7 @@ export class ThreadView {
 
   private clearRows(): void {
     this.rows.clear();
+    this.userMessages.clear();
     this.dirty.clear();
     this.openThoughts.clear();
     this.blocks.clear();
@@ -295,14 +299,16 @@ export class ThreadView {
       row.markdown.append(text);
       this.dirty.add(row);
     } else {
-      row.element.querySelector('.user-text')?.append(text);
+      // A user message (replayed in chunks) is drawn again whole: it may now be long enough to fold.
+      const entry = this.entries.find((candidate) => candidate.id === entryId);
+      if (entry) this.update(entry);
     }
   }
 
   private createRow(entry: ThreadEntry): Row {
     switch (entry.kind) {
       case 'user':
-        return plainRow(el('div', { class: 'entry user-message', 'data-entry-id': entry.id }, el('div', { class: 'user-text' }, entry.text), steeredNote(entry.steered),
+        return plainRow(this.userMessages.render(entry, steeredNote(entry.steered),
           this.checkpointPost ? checkpointActions(entry.id, this.checkpoints.get(entry.id), this.redo, this.checkpointPost) : null));
       case 'agentMessage':
       case 'thought':
@@ -310,7 +316,7 @@ export class ThreadView {
       case 'toolCall':
         return plainRow(el('div', { class: 'entry tool-row', 'data-entry-id': entry.id }, renderToolCard(entry.tool, this.cards)));
       case 'plan':
-        return plainRow(renderPlan(entry.id, entry.items));
+        return plainRow(renderPlan(entry.id, entry.items, entry.stopped === true));
       case 'turnEnded':
         return plainRow(renderTurnEnded(entry));
       case 'notice':

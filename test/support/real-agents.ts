@@ -261,5 +261,7 @@ function scratch(name: string, cwd: string | undefined): { home: string; cwd: st
     workdir = path.join(root, "work");
     mkdirSync(workdir);
   }
-  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
+  // What the agent started in sessions of their own ends with Tandem's sweep of its process tree, up
+  // to its grace (1.5 s) after the adapter exited, and may write in HOME until then.
+  return { home, cwd: workdir, dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }) };
 }

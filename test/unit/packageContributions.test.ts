@@ -7,6 +7,7 @@ import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/util/ids';
 import { toolKinds } from '../../src/acp/toolKinds';
 
 interface Manifest {
+  icon: string;
   contributes: {
     commands: { command: string; category?: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
@@ -66,6 +67,15 @@ describe('package.json contributions', () => {
   test('the auto-allow setting offers exactly the tool kinds the code knows', () => {
     const offered = manifest.contributes.configuration.properties[SETTINGS.autoAllow]?.additionalProperties?.items?.enum;
     assert.deepEqual(offered, [...toolKinds]);
+  });
+
+  test('the gallery icon is a 128 x 128 PNG that ships', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = readFileSync(join(repoRoot, manifest.icon));
+    // The signature, then the IHDR chunk: its length (13), its type, then width and height, big-endian.
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.toString('latin1', 12, 16), 'IHDR');
+    assert.deepEqual({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }, { width: 128, height: 128 });
   });
 
   test('.vscodeignore ships only dist, media, README, LICENSE and CHANGELOG', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../support/scriptedAgentSpec';
-import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/util/ids';
+import { COMMANDS, CONTEXT_KEYS, FOCUS_CHAT_COMMAND, SETTINGS, VIEWS } from '../../src/util/ids';
 import { toolKinds } from '../../src/acp/toolKinds';
 
 interface Manifest {
@@ -13,6 +13,7 @@ interface Manifest {
     menus: Record<string, { command: string; when?: string }[]>;
     keybindings: { command: string; when?: string }[];
     views: Record<string, { id: string }[]>;
+    walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown: string }; completionEvents: string[] }[] }[];
     configuration: { properties: Record<string, { additionalProperties?: { items?: { enum?: string[] } } }> };
   };
 }
@@ -67,6 +68,24 @@ describe('package.json contributions', () => {
   test('the auto-allow setting offers exactly the tool kinds the code knows', () => {
     const offered = manifest.contributes.configuration.properties[SETTINGS.autoAllow]?.additionalProperties?.items?.enum;
     assert.deepEqual(offered, [...toolKinds]);
+  });
+
+  test('the Getting Started walkthrough links each step to a command Tandem contributes, and ships its pages', () => {
+    const [walkthrough, ...others] = manifest.contributes.walkthroughs;
+    assert.equal(others.length, 0);
+    const steps = walkthrough?.steps ?? [];
+    assert.deepEqual(steps.map((step) => step.id), ['pickAgent', 'installAgent', 'signIn', 'tour', 'reviewChanges']);
+    const runnable = new Set<string>([...manifest.contributes.commands.map((command) => command.command), FOCUS_CHAT_COMMAND]);
+    const views = new Set(Object.values(manifest.contributes.views).flat().map((view) => view.id));
+    const linked = steps.map((step) => [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]));
+    assert.deepEqual(linked, [[COMMANDS.selectAgent], [COMMANDS.addAgentFromRegistry], [FOCUS_CHAT_COMMAND], [FOCUS_CHAT_COMMAND], [COMMANDS.reviewChanges]]);
+    assert.ok(linked.flat().every((command) => runnable.has(command ?? '')));
+    const events = steps.flatMap((step) => step.completionEvents);
+    assert.deepEqual(events.filter((event) => {
+      const [kind, id = ''] = event.split(':');
+      return !(kind === 'onCommand' ? runnable.has(id) : kind === 'onView' && views.has(id));
+    }), []);
+    assert.deepEqual(steps.map((step) => step.media.markdown).filter((page) => !page.startsWith('media/walkthrough/') || !existsSync(join(repoRoot, page))), []);
   });
 
   test('the gallery icon is a 128 x 128 PNG that ships', () => {

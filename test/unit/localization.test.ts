@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
+import { BUNDLE_PATH, bundleText } from '../../scripts/l10n.mjs';
+import { englishPanelStrings } from '../../src/contract/panelStrings';
 import { repoRoot } from '../support/scriptedAgentSpec';
 
 /** The VS Code adapters: src/extension.ts, src/vscode and every feature's vscode/ folder. */
@@ -32,5 +34,15 @@ describe('localization', () => {
   test('the adapters show no notification or modal text written in place: each goes through vscode.l10n.t', () => {
     assert.ok(adapters.length > 10);
     assert.deepEqual(adapters.flatMap(unlocalizedNotifications), []);
+  });
+
+  test('package.json points VS Code at the l10n bundle, which holds every message of the code and the panel as scripts/l10n.mjs writes it', () => {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { l10n?: string };
+    assert.equal(join(repoRoot, manifest.l10n ?? '', 'bundle.l10n.json'), BUNDLE_PATH);
+    const bundle = readFileSync(BUNDLE_PATH, 'utf8');
+    assert.equal(bundle, bundleText(), 'run node scripts/l10n.mjs');
+    const messages = Object.keys(JSON.parse(bundle) as Record<string, string>);
+    assert.deepEqual(Object.values(englishPanelStrings).filter((text) => !messages.includes(text)), []);
+    assert.ok(messages.includes('Sign out of {0}?'));
   });
 });

@@ -123,9 +123,9 @@ describe('package.json contributions', () => {
     assert.deepEqual({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }, { width: 128, height: 128 });
   });
 
-  test('.vscodeignore ships only dist, media, the manifest\'s texts, README, LICENSE and CHANGELOG', () => {
+  test('.vscodeignore ships only dist, media, the manifest\'s and the code\'s texts, README, LICENSE and CHANGELOG', () => {
     const lines = readFileSync(join(repoRoot, '.vscodeignore'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
     assert.equal(lines[0], '**');
-    assert.deepEqual(lines.slice(1).sort(), ['!CHANGELOG.md', '!LICENSE', '!README.md', '!dist/**', '!media/**', '!package.nls.json'].sort());
+    assert.deepEqual(lines.slice(1).sort(), ['!CHANGELOG.md', '!LICENSE', '!README.md', '!dist/**', '!l10n/**', '!media/**', '!package.nls.json'].sort());
   });
 });

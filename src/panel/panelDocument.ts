@@ -3,6 +3,7 @@
  * webviews, and the browser tests serve the very same documents, so what they check is the
  * policy users get.
  */
+import { englishPanelStrings, PANEL_STRINGS_ATTRIBUTE, type PanelStrings } from '../contract/panelStrings';
 
 export interface PanelDocumentOptions {
   /** The origin the panel's own files come from (a webview's `cspSource`). */
@@ -59,11 +60,17 @@ ${styles}
 </html>`;
 }
 
-export function renderPanelDocument(options: PanelDocumentOptions): string {
+/** JSON in a double-quoted attribute: the four characters HTML would read otherwise are escaped. */
+function attributeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The chat panel, with its texts in the user's language (`strings`, translated by the host). */
+export function renderPanelDocument(options: PanelDocumentOptions, strings: PanelStrings = englishPanelStrings): string {
   return renderDocument({
     title: 'Tandem',
     rootId: 'tandem-root',
-    rootAttributes: ' aria-live="polite"',
+    rootAttributes: ` aria-live="polite" ${PANEL_STRINGS_ATTRIBUTE}="${attributeJson(strings)}"`,
     script: 'webview.js',
     module: true,
     stylesheets: [{ path: 'codicons/codicon.css', id: 'vscode-codicon-stylesheet' }, { path: 'webview.css' }],

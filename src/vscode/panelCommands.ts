@@ -27,7 +27,7 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
     vscode.commands.registerCommand(COMMANDS.selectAgent, async () => {
       const picked = await vscode.window.showQuickPick(
         deps.agents().map((agent) => ({ label: agent.label, description: agent.command, detail: agent.description, id: agent.id })),
-        { title: 'Tandem: choose an agent', placeHolder: `Agents come from presets and the ${SETTINGS.agents} setting` },
+        { title: vscode.l10n.t('Tandem: choose an agent'), placeHolder: vscode.l10n.t('Agents come from presets and the {0} setting', SETTINGS.agents) },
       );
       if (!picked) return;
       await reveal();
@@ -37,8 +37,12 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
     vscode.commands.registerCommand(COMMANDS.showLog, () => deps.showLog()),
     vscode.commands.registerCommand(COMMANDS.signOut, async () => {
       const session = deps.presenter.currentSession;
-      const choice = await vscode.window.showWarningMessage(`Sign out of ${session.agent.label}?`, { modal: true, detail: 'Tandem forgets the API keys it kept for this agent and asks the agent to log out where it can.' }, 'Sign Out');
-      if (choice === 'Sign Out') await session.signOut();
+      const signOut = vscode.l10n.t('Sign Out');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Sign out of {0}?', session.agent.label), {
+        modal: true,
+        detail: vscode.l10n.t('Tandem forgets the API keys it kept for this agent and asks the agent to log out where it can.'),
+      }, signOut);
+      if (choice === signOut) await session.signOut();
     }),
     vscode.commands.registerCommand(COMMANDS.showTraffic, () => deps.showTraffic()),
     vscode.commands.registerCommand(COMMANDS.redoRestore, async () => {

@@ -12,7 +12,6 @@ export interface WaitingBadge {
   setBadge(badge: vscode.ViewBadge | undefined): void;
 }
 
-const SHOW = 'Show in Tandem';
 /** A question asked in one line: a title padded with newlines must not hide the rest. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -60,8 +59,10 @@ export class WaitingAttention extends DisposableBase {
     if (this.badge.isVisible && vscode.window.state.focused) return;
     if (!vscode.workspace.getConfiguration().get<boolean>(SETTINGS.notifyWhenWaiting, true)) return;
     const answers = question.options.map((option) => option.name);
-    const asked = question.kind === 'form' ? `${question.agentLabel} asks you to fill in a form: ${oneLine(question.question)}` : `${question.agentLabel} asks: ${oneLine(question.question)}`;
-    void vscode.window.showWarningMessage(asked, ...answers, SHOW).then((picked) => this.answer(question, picked), (error: unknown) => this.logger.warn(`[waiting] ${errorMessage(error)}`));
+    const asked = question.kind === 'form'
+      ? vscode.l10n.t('{0} asks you to fill in a form: {1}', question.agentLabel, oneLine(question.question))
+      : vscode.l10n.t('{0} asks: {1}', question.agentLabel, oneLine(question.question));
+    void vscode.window.showWarningMessage(asked, ...answers, vscode.l10n.t('Show in Tandem')).then((picked) => this.answer(question, picked), (error: unknown) => this.logger.warn(`[waiting] ${errorMessage(error)}`));
   }
 
   private answer(question: WaitingQuestion, picked: string | undefined): void {
@@ -72,7 +73,7 @@ export class WaitingAttention extends DisposableBase {
       return;
     }
     if (!this.presenter.answerWaiting(question, option.optionId)) {
-      void vscode.window.showInformationMessage(`That question from ${question.agentLabel} was already answered or withdrawn.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('That question from {0} was already answered or withdrawn.', question.agentLabel));
     }
   }
 

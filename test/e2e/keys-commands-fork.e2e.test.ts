@@ -9,6 +9,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/code-server';
 import { CLAUDE_CODE, openAgentWorkbench, type AgentWorkbench } from '../support/agentWorkbench';
+import { localizedManifest } from '../support/manifest';
 import type { ScriptedModelServer } from '../support/model-servers/script';
 import { clearToasts, dismissOverlays, filesHolding, filesUnder, openNewTab, pickAgent, pickedAgent, readOutputChannel, send, startFromPalette, type Toast, toasts, turnEnd } from '../support/panelUser';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
@@ -45,9 +46,9 @@ async function workbenchView(page: Page): Promise<{ output: string; editor: stri
 
 /** The palette rows a user can run: package.json's commands minus those its menus hide for good. */
 function paletteCommands(): { command: string; title: string }[] {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  const manifest = localizedManifest<{
     contributes: { commands: { command: string; title: string }[]; menus: { commandPalette?: { command: string; when?: string }[] } };
-  };
+  }>();
   const hidden = new Set((manifest.contributes.menus.commandPalette ?? []).filter((entry) => entry.when === 'false').map((entry) => entry.command));
   return manifest.contributes.commands.filter((entry) => !hidden.has(entry.command));
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/thread/entries';
 import type { ConversationView } from '../../src/contract/conversationView';
+import type { PanelStrings } from '../../src/contract/panelStrings';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { hostileContent } from '../support/hostileContent';
@@ -117,6 +118,31 @@ const conversation = (patch: Partial<ConversationView>): ConversationView => ({
 });
 
 describe('conversation controls in the panel', () => {
+  test('the empty state, the message box and Send / Stop show the texts the host translated', async (t) => {
+    const german: PanelStrings = {
+      emptyState: 'Frag den Agenten alles über diesen Arbeitsbereich.',
+      emptyStateHint: 'Eingabe sendet, Umschalt+Eingabe fügt eine Zeile ein.',
+      composerPlaceholder: 'Frag den Agenten (/ Befehle, @ Dateien)',
+      composerLabel: 'Nachricht an den Agenten',
+      send: 'Senden',
+      sendTitle: 'Senden (Eingabe)',
+      stop: 'Anhalten',
+      stopTitle: 'Den Agenten anhalten (Escape) & "weiter" <tippen>',
+    };
+    const harness = await panel(t, german);
+    await harness.post({ type: 'snapshot', state: panelState([]) });
+    const page = harness.page;
+    assert.deepEqual(await page.locator('.empty-state p').allInnerTexts(), [german.emptyState, german.emptyStateHint]);
+    const input = page.locator('#composer-input');
+    assert.deepEqual([await input.getAttribute('placeholder'), await input.getAttribute('aria-label')], [german.composerPlaceholder, german.composerLabel]);
+    const send = page.locator('#send-button');
+    assert.deepEqual([await send.innerText(), await send.getAttribute('title')], [german.send, german.sendTitle]);
+    await harness.post({ type: 'turnChanged', turn: { running: true } });
+    await page.locator('#send-button', { hasText: german.stop }).waitFor({ timeout: 5_000 });
+    assert.equal(await send.getAttribute('title'), german.stopTitle);
+    assert.deepEqual(harness.pageErrors, []);
+  });
+
   test('pickers in category order with groups and toggles; the meter warns; the plan strip counts', async (t) => {
     const harness = await panel(t);
     await harness.post({ type: 'snapshot', state: panelState([{ kind: 'user', id: 'u', text: 'go' }, { kind: 'plan', id: 'p', items: [

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../src/contract/messages';
 import type { ChatPresenter } from '../../src/panel/chatPresenter';
+import type { PanelStrings } from '../../src/contract/panelStrings';
 import { renderPanelDocument } from '../../src/panel/panelDocument';
 import { REPO_ROOT } from './code-server';
 import { launchBrowser, type WorkbenchBrowser } from './workbench';
@@ -43,7 +44,8 @@ const STUB = `
 
 const contentTypes: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html' };
 
-export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?: { width: number; height: number } } = {}): Promise<PanelHarness> {
+/** `strings`: the panel's texts as the host would translate them (English by default). */
+export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?: { width: number; height: number }; strings?: PanelStrings } = {}): Promise<PanelHarness> {
   if (!existsSync(join(DIST, 'webview.js'))) throw new Error('dist/webview.js is missing: run npm run build (npm test builds the package first)');
   const browser = options.browser ?? (await launchBrowser({ viewport: options.viewport ?? { width: 480, height: 800 } }));
   const ownBrowser = !options.browser;
@@ -75,7 +77,7 @@ export async function openPanel(options: { browser?: WorkbenchBrowser; viewport?
       return;
     }
     if (url.pathname === '/' || url.pathname === '/index.html') {
-      await route.fulfill({ status: 200, contentType: 'text/html', body: renderPanelDocument({ cspSource: ORIGIN, nonce, asset: (distPath) => `${ORIGIN}/${distPath}` }) });
+      await route.fulfill({ status: 200, contentType: 'text/html', body: renderPanelDocument({ cspSource: ORIGIN, nonce, asset: (distPath) => `${ORIGIN}/${distPath}` }, options.strings) });
       return;
     }
     const file = join(DIST, url.pathname.replace(/^\/+/, ''));

@@ -4,6 +4,7 @@
  */
 import { after, before } from 'node:test';
 import type { HostToWebview } from '../../src/contract/messages';
+import type { PanelStrings } from '../../src/contract/panelStrings';
 import type { AgentDefinition } from '../../src/agents/agentConfig';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { openPanel, type PanelHarness } from './panelHarness';
@@ -11,7 +12,7 @@ import { quietActions, scriptedDefinition, scriptedEnvironment, type TestScope }
 import { launchBrowser, type WorkbenchBrowser } from './workbench';
 
 /** Call at the top level of a test file; the returned function opens the panel of one test. */
-export function panelPerTest(viewport = { width: 520, height: 900 }): (t: TestScope) => Promise<PanelHarness> {
+export function panelPerTest(viewport = { width: 520, height: 900 }): (t: TestScope, strings?: PanelStrings) => Promise<PanelHarness> {
   let browser: WorkbenchBrowser | undefined;
   before(async () => {
     browser = await launchBrowser({ viewport });
@@ -19,8 +20,8 @@ export function panelPerTest(viewport = { width: 520, height: 900 }): (t: TestSc
   after(async () => {
     await browser?.close();
   });
-  return async (t) => {
-    const harness = await openPanel({ browser });
+  return async (t, strings) => {
+    const harness = await openPanel({ browser, strings });
     t.after(() => harness.close());
     return harness;
   };

@@ -1,22 +1,37 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { localizedManifest, manifestPlaceholders, manifestTexts } from '../support/manifest';
 import { repoRoot } from '../support/scriptedAgentSpec';
-import { COMMANDS, CONTEXT_KEYS, SETTINGS, VIEWS } from '../../src/util/ids';
+import { COMMANDS, CONTEXT_KEYS, FOCUS_CHAT_COMMAND, SETTINGS, VIEWS } from '../../src/util/ids';
 import { toolKinds } from '../../src/acp/toolKinds';
 
 interface Manifest {
+  icon: string;
   contributes: {
-    commands: { command: string; category?: string }[];
+    commands: { command: string; title: string; category?: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
     keybindings: { command: string; when?: string }[];
-    views: Record<string, { id: string }[]>;
-    configuration: { properties: Record<string, { additionalProperties?: { items?: { enum?: string[] } } }> };
+    views: Record<string, { id: string; name: string }[]>;
+    walkthroughs: {
+      id: string;
+      title: string;
+      description: string;
+      steps: { id: string; title: string; description: string; media: { markdown: string }; completionEvents: string[] }[];
+    }[];
+    configuration: {
+      properties: Record<string, {
+        description?: string;
+        markdownDescription?: string;
+        enumDescriptions?: string[];
+        additionalProperties?: { items?: { enum?: string[] } };
+      }>;
+    };
   };
 }
 
-const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest<Manifest>();
 const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(repoRoot, 'src', file), 'utf8'));
 
@@ -68,9 +83,49 @@ describe('package.json contributions', () => {
     assert.deepEqual(offered, [...toolKinds]);
   });
 
-  test('.vscodeignore ships only dist, media, README, LICENSE and CHANGELOG', () => {
+  test('the Getting Started walkthrough links each step to a command Tandem contributes, and ships its pages', () => {
+    const [walkthrough, ...others] = manifest.contributes.walkthroughs;
+    assert.equal(others.length, 0);
+    const steps = walkthrough?.steps ?? [];
+    assert.deepEqual(steps.map((step) => step.id), ['pickAgent', 'installAgent', 'signIn', 'tour', 'reviewChanges']);
+    const runnable = new Set<string>([...manifest.contributes.commands.map((command) => command.command), FOCUS_CHAT_COMMAND]);
+    const views = new Set(Object.values(manifest.contributes.views).flat().map((view) => view.id));
+    const linked = steps.map((step) => [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]));
+    assert.deepEqual(linked, [[COMMANDS.selectAgent], [COMMANDS.addAgentFromRegistry], [FOCUS_CHAT_COMMAND], [FOCUS_CHAT_COMMAND], [COMMANDS.reviewChanges]]);
+    assert.ok(linked.flat().every((command) => runnable.has(command ?? '')));
+    const events = steps.flatMap((step) => step.completionEvents);
+    assert.deepEqual(events.filter((event) => {
+      const [kind, id = ''] = event.split(':');
+      return !(kind === 'onCommand' ? runnable.has(id) : kind === 'onView' && views.has(id));
+    }), []);
+    assert.deepEqual(steps.map((step) => step.media.markdown).filter((page) => !page.startsWith('media/walkthrough/') || !existsSync(join(repoRoot, page))), []);
+  });
+
+  test('the texts users read are localizable: each a package.nls.json key, and each key used', () => {
+    const used = manifestPlaceholders();
+    const texts = manifestTexts();
+    assert.deepEqual(used.filter((key) => typeof texts[key] !== 'string'), []);
+    assert.deepEqual(Object.keys(texts).filter((key) => !used.includes(key)), []);
+    const raw = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest & { description: string };
+    const literal = [raw.description, ...raw.contributes.commands.map((command) => command.title), ...Object.values(raw.contributes.views).flat().map((view) => view.name),
+      ...raw.contributes.walkthroughs.flatMap((walkthrough) => [walkthrough.title, walkthrough.description, ...walkthrough.steps.flatMap((step) => [step.title, step.description])]),
+      ...Object.values(raw.contributes.configuration.properties).flatMap((setting) => [setting.description, setting.markdownDescription, ...(setting.enumDescriptions ?? [])])]
+      .filter((text) => text !== undefined && !/^%[^%\s]+%$/.test(text));
+    assert.deepEqual(literal, []);
+  });
+
+  test('the gallery icon is a 128 x 128 PNG that ships', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = readFileSync(join(repoRoot, manifest.icon));
+    // The signature, then the IHDR chunk: its length (13), its type, then width and height, big-endian.
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.toString('latin1', 12, 16), 'IHDR');
+    assert.deepEqual({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }, { width: 128, height: 128 });
+  });
+
+  test('.vscodeignore ships only dist, media, the manifest\'s and the code\'s texts, README, LICENSE and CHANGELOG', () => {
     const lines = readFileSync(join(repoRoot, '.vscodeignore'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
     assert.equal(lines[0], '**');
-    assert.deepEqual(lines.slice(1).sort(), ['!CHANGELOG.md', '!LICENSE', '!README.md', '!dist/**', '!media/**'].sort());
+    assert.deepEqual(lines.slice(1).sort(), ['!CHANGELOG.md', '!LICENSE', '!README.md', '!dist/**', '!l10n/**', '!media/**', '!package.nls.json'].sort());
   });
 });

@@ -1,5 +1,6 @@
 import type { ConversationStore } from '../conversationStore';
 import { el } from '../dom';
+import { panelStrings } from '../panelStrings';
 import type { HostChannel, LocalState } from '../vscodeApi';
 import { Attachments, type PromptContext } from './attachments';
 import { CompletionList, findTrigger, matchCommands, MentionSource, type CompletionItem, type Trigger } from './completion';
@@ -11,8 +12,8 @@ type TextArea = HTMLElement & { value: string; readonly: boolean; label: string;
 
 /** The box grows with its text up to this many lines, then scrolls: the thread above keeps most of a narrow side bar. */
 const MAX_LINES = 10;
-const PLACEHOLDER = 'Ask the agent (/ commands, @ files)';
-const LABEL = 'Message to the agent. Enter sends, Shift+Enter adds a line, / for commands, @ to mention files';
+const PLACEHOLDER = panelStrings.composerPlaceholder;
+const LABEL = panelStrings.composerLabel;
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line, Escape or Stop cancels the turn.
@@ -122,12 +123,12 @@ export class ComposerView {
 
   setRunning(running: boolean): void {
     this.running = running;
-    this.sendButton.textContent = running ? 'Stop' : 'Send';
+    this.sendButton.textContent = running ? panelStrings.stop : panelStrings.send;
     this.sendButton.setAttribute('icon', running ? 'debug-stop' : 'send');
     const blocked = this.readOnly || (!running && this.unavailable !== null);
     this.sendButton.toggleAttribute('disabled', blocked);
     this.sendButton.setAttribute('aria-disabled', String(blocked));
-    this.sendButton.setAttribute('title', this.readOnly ? READ_ONLY_REASON : running ? 'Stop the agent (Escape); type to queue a message' : this.unavailable ?? 'Send (Enter)');
+    this.sendButton.setAttribute('title', this.readOnly ? READ_ONLY_REASON : running ? panelStrings.stopTitle : this.unavailable ?? panelStrings.sendTitle);
     this.sendButton.toggleAttribute('secondary', running);
     document.body.dataset.turn = running ? 'running' : 'idle';
   }

@@ -3,6 +3,7 @@ import { applyThreadDeltas } from '../../src/contract/threadDeltas';
 import type { NoticeAction, PlanItemView, StopReasonView, ThreadDelta, ThreadEntry } from '../../src/contract/viewModel';
 import { assertNever } from '../../src/util/assertNever';
 import { button, el, icon, textWithCode } from '../dom';
+import { panelStrings } from '../panelStrings';
 import { RenderCadence } from '../renderCadence';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import type { PostToHost } from '../vscodeApi';
@@ -334,8 +335,8 @@ export class ThreadView {
     if (this.rows.size > 0) return;
     this.emptyState = el('div', { class: 'empty-state' },
       icon('comment-discussion', 'empty-icon'),
-      el('p', {}, 'Ask the agent anything about this workspace.'),
-      el('p', { class: 'hint' }, 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.'));
+      el('p', {}, panelStrings.emptyState),
+      el('p', { class: 'hint' }, panelStrings.emptyStateHint));
     this.container.append(this.emptyState);
   }
 

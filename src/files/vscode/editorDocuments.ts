@@ -74,10 +74,10 @@ function reloaded(document: vscode.TextDocument, shows: () => boolean): Promise<
 /** Whether to save the user's unsaved edits of `path` so an undo can write the file on disk; false keeps the agent's change. */
 async function askToSaveFirst(path: string): Promise<boolean> {
   const name = visibleText(vscode.workspace.asRelativePath(path, false));
-  const save = 'Save and Undo';
+  const save = vscode.l10n.t('Save and Undo');
   const answer = await vscode.window.showWarningMessage(
-    `${name} has unsaved edits. Undoing the agent's change needs line endings the editor cannot hold, so Tandem writes the file on disk: save your edits first, then undo?`,
-    { modal: true, detail: 'Cancel keeps the agent\'s change and your unsaved edits as they are.' },
+    vscode.l10n.t('{0} has unsaved edits. Undoing the agent\'s change needs line endings the editor cannot hold, so Tandem writes the file on disk: save your edits first, then undo?', name),
+    { modal: true, detail: vscode.l10n.t('Cancel keeps the agent\'s change and your unsaved edits as they are.') },
     save,
   );
   return answer === save;

@@ -8,29 +8,29 @@ const shownPath = (path: string) => visibleText(vscode.workspace.asRelativePath(
 /** The user's answers to what an agent may not decide alone, as modal questions. */
 export const modalFsDecisions: FsDecisions = {
   async allowOutsideRoots(path, operation) {
-    const allow = operation === 'read' ? 'Allow Reading' : 'Allow Writing';
+    const allow = operation === 'read' ? vscode.l10n.t('Allow Reading') : vscode.l10n.t('Allow Writing');
     const choice = await vscode.window.showWarningMessage(
-      `The agent wants to ${operation} a file outside this workspace.`,
-      { modal: true, detail: `${visibleText(path)}\n\nOnly allow this if you expected the agent to touch this file.` },
+      operation === 'read' ? vscode.l10n.t('The agent wants to read a file outside this workspace.') : vscode.l10n.t('The agent wants to write a file outside this workspace.'),
+      { modal: true, detail: vscode.l10n.t('{0}\n\nOnly allow this if you expected the agent to touch this file.', visibleText(path)) },
       allow,
     );
     return choice === allow;
   },
   async overwriteUserChanges(path) {
-    const overwrite = 'Use the Agent\'s Version';
+    const overwrite = vscode.l10n.t('Use the Agent\'s Version');
     const choice = await vscode.window.showWarningMessage(
-      `You changed ${shownPath(path)} after the agent read it.`,
-      { modal: true, detail: 'The agent\'s write would replace your changes. Keep yours to refuse the write; the agent is told to read the file again.' },
+      vscode.l10n.t('You changed {0} after the agent read it.', shownPath(path)),
+      { modal: true, detail: vscode.l10n.t('The agent\'s write would replace your changes. Keep yours to refuse the write; the agent is told to read the file again.') },
       overwrite,
-      'Keep Mine',
+      vscode.l10n.t('Keep Mine'),
     );
     return choice === overwrite;
   },
   async allowExecutionControlWrite(path, reason) {
-    const allow = 'Allow This Write';
+    const allow = vscode.l10n.t('Allow This Write');
     const choice = await vscode.window.showWarningMessage(
-      `The agent wants to change ${shownPath(path)}, which controls what runs.`,
-      { modal: true, detail: `${reason}.\n\nTandem asks every time for such files. Review the change before allowing it.` },
+      vscode.l10n.t('The agent wants to change {0}, which controls what runs.', shownPath(path)),
+      { modal: true, detail: vscode.l10n.t('{0}.\n\nTandem asks every time for such files. Review the change before allowing it.', reason) },
       allow,
     );
     return choice === allow;

@@ -39,7 +39,6 @@ export interface Inspected {
   showInThread(toolCallId: string): void;
 }
 
-const NO_CONVERSATION = 'No conversation to inspect yet: start one with an agent first.';
 
 function stamp(date: Date): string {
   return date.toISOString().replace(/[:.]/g, '-').slice(0, 19);
@@ -91,7 +90,7 @@ export class InspectorFeature extends DisposableBase {
       await command();
     } catch (error) {
       this.options.logger.error(`[inspector] ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Tandem: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Tandem: {0}', errorMessage(error)));
     }
   }
 
@@ -101,7 +100,7 @@ export class InspectorFeature extends DisposableBase {
     if (replay) return replay;
     const conversation = this.options.conversation();
     if (!conversation) {
-      void vscode.window.showInformationMessage(NO_CONVERSATION);
+      void vscode.window.showInformationMessage(vscode.l10n.t('No conversation to inspect yet: start one with an agent first.'));
       return null;
     }
     const store = this.options.frames;
@@ -137,7 +136,7 @@ export class InspectorFeature extends DisposableBase {
     if (!inspected) return;
     const report = await conversationReport(inspected.conversation, inspected.frames());
     await this.reports.show(inspected.conversation.label, reportMarkdown(report, inspected.conversation.cwd));
-    const choice = await vscode.window.showInformationMessage(report.summary, 'Export JSON…');
+    const choice = await vscode.window.showInformationMessage(report.summary, vscode.l10n.t('Export JSON…'));
     if (choice) await saveText(`tandem-report-${stamp(new Date())}.json`, { JSON: ['json'] }, () => `${JSON.stringify(report, null, 2)}\n`);
   }
 
@@ -145,7 +144,7 @@ export class InspectorFeature extends DisposableBase {
     if (!inspected) return;
     const frames = inspected.frames();
     const saved = await saveText(`tandem-frames-${stamp(new Date())}.ndjson`, { NDJSON: ['ndjson', 'jsonl'] }, () => exportFrames(frames, inspected.redaction));
-    if (saved) void vscode.window.showInformationMessage(`Saved ${frames.length} frames, redacted, to ${saved.fsPath}.`);
+    if (saved) void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0} frames, redacted, to {1}.', frames.length, saved.fsPath));
   }
 
   private async saveRecording(inspected: Inspected | null): Promise<void> {
@@ -154,6 +153,6 @@ export class InspectorFeature extends DisposableBase {
     const now = new Date();
     const header = recordingHeader(frames, inspected.conversation.cwd, now);
     const saved = await saveText(`tandem-recording-${stamp(now)}.tandem.ndjson`, { 'Tandem recording': ['ndjson'] }, () => writeRecording(header, frames, inspected.redaction));
-    if (saved) void vscode.window.showInformationMessage(`Saved a recording of ${frames.length} frames, redacted, to ${saved.fsPath}.`);
+    if (saved) void vscode.window.showInformationMessage(vscode.l10n.t('Saved a recording of {0} frames, redacted, to {1}.', frames.length, saved.fsPath));
   }
 }

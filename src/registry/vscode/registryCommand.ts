@@ -15,10 +15,10 @@ export function registerRegistryCommand(logger: Logger, onAdded: (agentId: strin
     const platform = registryPlatform(process.platform, process.arch);
     const picked = await vscode.window.showQuickPick(agents.map((agent) => ({
       label: agent.name,
-      description: [agent.version && `v${agent.version}`, agent.npx ? 'npx' : agent.uvx ? 'uvx' : agent.binary[platform] ? 'download' : 'not for this platform'].filter(Boolean).join(' · '),
+      description: [agent.version && `v${agent.version}`, agent.npx ? 'npx' : agent.uvx ? 'uvx' : agent.binary[platform] ? vscode.l10n.t('download') : vscode.l10n.t('not for this platform')].filter(Boolean).join(' · '),
       detail: agent.description,
       agent,
-    })), { title: 'Add an agent from the ACP registry', matchOnDescription: true, matchOnDetail: true, placeHolder: `${agents.length} agents` });
+    })), { title: vscode.l10n.t('Add an agent from the ACP registry'), matchOnDescription: true, matchOnDetail: true, placeHolder: vscode.l10n.t('{0} agents', agents.length) });
     if (!picked) return;
     let entry;
     try {
@@ -33,7 +33,7 @@ export function registerRegistryCommand(logger: Logger, onAdded: (agentId: strin
     const current = configuration.get<Record<string, unknown>>(SETTINGS.agents) ?? {};
     await configuration.update(SETTINGS.agents, { ...current, [picked.agent.id]: settings }, vscode.ConfigurationTarget.Global);
     logger.info(`[registry] added ${picked.agent.id} to ${SETTINGS.agents}`);
-    if (entry.note) void vscode.window.showInformationMessage(`${picked.agent.name} was added. ${entry.note}`);
+    if (entry.note) void vscode.window.showInformationMessage(vscode.l10n.t('{0} was added. {1}', picked.agent.name, entry.note));
     await onAdded(picked.agent.id);
   });
 }
@@ -46,7 +46,7 @@ async function readRegistry(logger: Logger): Promise<RegistryAgent[] | null> {
     return parseRegistry(await response.json());
   } catch (error) {
     logger.error(`[registry] ${url}: ${errorMessage(error)}`);
-    void vscode.window.showErrorMessage(`The ACP agent registry could not be read (${errorMessage(error)}).`, 'Show Log')
+    void vscode.window.showErrorMessage(vscode.l10n.t('The ACP agent registry could not be read ({0}).', errorMessage(error)), vscode.l10n.t('Show Log'))
       .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.showLog));
     return null;
   }
@@ -60,16 +60,16 @@ async function confirmedSettings(agent: RegistryAgent, settings: AgentServerSett
   const review = reviewRegistryEntry(agent, settings);
   if ('problem' in review) {
     logger.warn(`[registry] ${agent.id} not added: ${review.problem}`);
-    void vscode.window.showErrorMessage(`${agent.name} was not added: ${review.problem}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} was not added: {1}.', agent.name, review.problem));
     return null;
   }
-  const add = 'Add Agent';
+  const add = vscode.l10n.t('Add Agent');
   if (await vscode.window.showWarningMessage(visibleText(review.title), { modal: true, detail: visibleLines(review.summary) }, add) !== add) return null;
   const leftOut: string[] = [];
   for (const variable of review.dangerous) {
     const question = variableQuestion(agent.name, variable);
-    const keep = `Keep ${variable.name}`;
-    const choice = await vscode.window.showWarningMessage(visibleText(question.message), { modal: true, detail: visibleLines(question.detail) }, keep, `Leave ${variable.name} Out`);
+    const keep = vscode.l10n.t('Keep {0}', variable.name);
+    const choice = await vscode.window.showWarningMessage(visibleText(question.message), { modal: true, detail: visibleLines(question.detail) }, keep, vscode.l10n.t('Leave {0} Out', variable.name));
     if (!choice) return null;
     if (choice !== keep) leftOut.push(variable.name);
   }

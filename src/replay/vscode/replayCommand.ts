@@ -57,20 +57,20 @@ export class ReplayCommand extends DisposableBase {
   }
 
   private async replay(): Promise<void> {
-    const [uri] = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Tandem recording': ['ndjson', 'jsonl'] }, openLabel: 'Replay' }) ?? [];
+    const [uri] = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Tandem recording')]: ['ndjson', 'jsonl'] }, openLabel: vscode.l10n.t('Replay') }) ?? [];
     if (!uri) return;
     let recording: LoadedRecording;
     try {
       recording = await readRecordingFile(uri);
     } catch (error) {
       if (!(error instanceof RecordingError)) throw error;
-      void vscode.window.showErrorMessage(`Tandem cannot replay ${uri.fsPath}: ${error.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Tandem cannot replay {0}: {1}', uri.fsPath, error.message));
       return;
     }
     const speed = await vscode.window.showQuickPick([
-      { label: 'Instantly', speed: 'instant' as ReplaySpeed },
-      { label: 'At recorded speed', description: 'pauses longer than 3 s are shortened', speed: 'recorded' as ReplaySpeed },
-    ], { title: 'Replay the recording' });
+      { label: vscode.l10n.t('Instantly'), speed: 'instant' as ReplaySpeed },
+      { label: vscode.l10n.t('At recorded speed'), description: vscode.l10n.t('pauses longer than 3 s are shortened'), speed: 'recorded' as ReplaySpeed },
+    ], { title: vscode.l10n.t('Replay the recording') });
     if (!speed) return;
     const replay = new RecordingReplay(recording, {
       speed: speed.speed,
@@ -90,7 +90,9 @@ export class ReplayCommand extends DisposableBase {
     this.replays.set(replay.session, { replay, inspected });
     const played = await replay.play();
     notes.push(...played);
-    const summary = `Replay finished: ${recording.frames.length} frames${notes.length > 0 ? `; ${notes.join(' ')}` : '.'}`;
+    const summary = notes.length > 0
+      ? vscode.l10n.t('Replay finished: {0} frames; {1}', recording.frames.length, notes.join(' '))
+      : vscode.l10n.t('Replay finished: {0} frames.', recording.frames.length);
     void vscode.window.showInformationMessage(summary);
   }
 

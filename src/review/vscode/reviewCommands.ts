@@ -26,7 +26,7 @@ export function targetHunk(review: ReviewController, path?: string, hunkId?: str
 async function revealHunk(direction: 1 | -1, review: ReviewController): Promise<void> {
   const files = review.changes.files();
   if (files.length === 0) {
-    void vscode.window.showInformationMessage('No pending agent changes.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No pending agent changes.'));
     return;
   }
   const editor = vscode.window.activeTextEditor;
@@ -72,9 +72,9 @@ export function registerReviewCommands(review: ReviewController): vscode.Disposa
     }),
     vscode.commands.registerCommand(COMMANDS.reviewChanges, async () => {
       const files = review.changes.files();
-      if (files.length === 0) return vscode.window.showInformationMessage('No pending agent changes.');
+      if (files.length === 0) return vscode.window.showInformationMessage(vscode.l10n.t('No pending agent changes.'));
       const resources = files.map((file) => [vscode.Uri.file(file.path), file.status === 'created' ? undefined : baseUri(file.path), file.status === 'deleted' ? undefined : vscode.Uri.file(file.path)]);
-      return vscode.commands.executeCommand('vscode.changes', 'Tandem: pending agent changes', resources);
+      return vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Tandem: pending agent changes'), resources);
     }),
   ];
 }

@@ -22,20 +22,20 @@ export function registerCommentCommand(review: ReviewController, feedback: Revie
   return vscode.commands.registerCommand(COMMANDS.commentHunk, async (path?: string, hunkId?: string) => {
     const at = targetHunk(review, path, hunkId);
     const hunk = at && review.changes.file(at.path)?.hunks.find((candidate) => candidate.id === at.hunkId);
-    if (!at || !hunk) return vscode.window.showInformationMessage('There is no pending agent change here to comment on.');
+    if (!at || !hunk) return vscode.window.showInformationMessage(vscode.l10n.t('There is no pending agent change here to comment on.'));
     const where = `${vscode.workspace.asRelativePath(at.path, false)}, ${placeText(placeOf(hunk))}`;
     const text = await vscode.window.showInputBox({
-      title: `Comment for the agent on ${where}`,
-      prompt: 'Sent with your next message in Tandem, with the file, the lines and the change.',
-      placeHolder: 'What should the agent do about this change?',
+      title: vscode.l10n.t('Comment for the agent on {0}', where),
+      prompt: vscode.l10n.t('Sent with your next message in Tandem, with the file, the lines and the change.'),
+      placeHolder: vscode.l10n.t('What should the agent do about this change?'),
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim().length > MAX_COMMENT_CHARS ? `A comment can have at most ${MAX_COMMENT_CHARS} characters.` : null),
+      validateInput: (value) => (value.trim().length > MAX_COMMENT_CHARS ? vscode.l10n.t('A comment can have at most {0} characters.', MAX_COMMENT_CHARS) : null),
     });
     const comment = text === undefined ? null : parseComment(at.path, at.hunkId, text);
     if (!comment) return undefined;
     if (!feedback.addComment(comment.path, comment.hunkId, comment.text)) {
-      return vscode.window.showWarningMessage('The comment was not added: the change is no longer pending, or the next message already carries as many comments as it can.');
+      return vscode.window.showWarningMessage(vscode.l10n.t('The comment was not added: the change is no longer pending, or the next message already carries as many comments as it can.'));
     }
-    return vscode.window.setStatusBarMessage(`$(comment) Comment on ${where} added: it goes with your next message.`, 5000);
+    return vscode.window.setStatusBarMessage(`$(comment) ${vscode.l10n.t('Comment on {0} added: it goes with your next message.', where)}`, 5000);
   });
 }

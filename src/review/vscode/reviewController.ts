@@ -168,7 +168,7 @@ export class ReviewController extends DisposableBase implements ReviewSource {
 
   private showError(sentence: string): void {
     this.logger.error(`[review] ${sentence}`);
-    void vscode.window.showErrorMessage(sentence, 'Show Log').then((choice) => choice && vscode.commands.executeCommand(COMMANDS.showLog));
+    void vscode.window.showErrorMessage(sentence, vscode.l10n.t('Show Log')).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.showLog));
   }
 
   private restore(): ChangeLedger {

@@ -48,10 +48,10 @@ class SignInTerminals extends DisposableBase implements SignInRunner {
 
 /** A command's folder outside the workspace runs only after the user agrees, once per folder. */
 async function allowCwdOutsideRoots(cwd: string): Promise<boolean> {
-  const allow = 'Allow';
+  const allow = vscode.l10n.t('Allow');
   const answer = await vscode.window.showWarningMessage(
-    `The agent wants to run a command in ${visibleText(cwd)}, outside this workspace.`,
-    { modal: true, detail: 'Commands can read and change anything in that folder.' },
+    vscode.l10n.t('The agent wants to run a command in {0}, outside this workspace.', visibleText(cwd)),
+    { modal: true, detail: vscode.l10n.t('Commands can read and change anything in that folder.') },
     allow,
   );
   return answer === allow;

@@ -1,0 +1,21 @@
+/**
+ * The panel's own texts, in English, by key. The webview has no `vscode.l10n`: the host
+ * translates each text (`vscode.l10n.t`) and hands the webview the map in the panel document,
+ * and scripts/l10n.mjs puts these texts in the l10n bundle. Texts not yet listed here are still
+ * written in English where the webview shows them.
+ */
+export const englishPanelStrings = {
+  emptyState: 'Ask the agent anything about this workspace.',
+  emptyStateHint: 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.',
+  composerPlaceholder: 'Ask the agent (/ commands, @ files)',
+  composerLabel: 'Message to the agent. Enter sends, Shift+Enter adds a line, / for commands, @ to mention files',
+  send: 'Send',
+  sendTitle: 'Send (Enter)',
+  stop: 'Stop',
+  stopTitle: 'Stop the agent (Escape); type to queue a message',
+} as const;
+
+export type PanelStrings = Record<keyof typeof englishPanelStrings, string>;
+
+/** The attribute of the panel's root element that carries the texts, as JSON. */
+export const PANEL_STRINGS_ATTRIBUTE = 'data-strings';

@@ -15,11 +15,11 @@ export function programQuestionDetail(question: ProgramConsentQuestion): string 
   const listed = question.programs.slice(0, MAX_LISTED).map((line) => `• ${line}`);
   const more = question.programs.length - listed.length;
   return [
-    `Starting ${question.agentLabel} in ${question.folder} runs these with your permissions, as this folder's files define them:`,
-    [...listed, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n'),
-    question.changed > 0 ? `${question.changed} of them changed since you last answered.` : null,
-    'Start remembers your yes for these exact definitions in this folder; a changed definition asks again.',
-    question.ignoreSettings ? `Start Without Project Settings: ${question.ignoreSettings} (this time only)` : `${question.agentLabel} has no switch to ignore a project's settings.`,
+    vscode.l10n.t('Starting {0} in {1} runs these with your permissions, as this folder\'s files define them:', question.agentLabel, question.folder),
+    [...listed, ...(more > 0 ? [vscode.l10n.t('… and {0} more', more)] : [])].join('\n'),
+    question.changed > 0 ? vscode.l10n.t('{0} of them changed since you last answered.', question.changed) : null,
+    vscode.l10n.t('Start remembers your yes for these exact definitions in this folder; a changed definition asks again.'),
+    question.ignoreSettings ? vscode.l10n.t('Start Without Project Settings: {0} (this time only)', question.ignoreSettings) : vscode.l10n.t('{0} has no switch to ignore a project\'s settings.', question.agentLabel),
   ].filter((part): part is string => part !== null).join('\n\n');
 }
 
@@ -28,11 +28,11 @@ export function programQuestionDetail(question: ProgramConsentQuestion): string 
  * Enter presses; Escape and closing the dialog do not start the agent either.
  */
 async function askWithModal(question: ProgramConsentQuestion): Promise<ProgramConsentAnswer> {
-  const dontStart = 'Don\'t Start';
-  const start = 'Start';
-  const without = 'Start Without Project Settings';
+  const dontStart = vscode.l10n.t('Don\'t Start');
+  const start = vscode.l10n.t('Start');
+  const without = vscode.l10n.t('Start Without Project Settings');
   const choices = question.ignoreSettings ? [dontStart, start, without] : [dontStart, start];
-  const choice = await vscode.window.showWarningMessage(`${question.agentLabel} would run programs from this folder's files. Start it?`, { modal: true, detail: programQuestionDetail(question) }, ...choices);
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} would run programs from this folder\'s files. Start it?', question.agentLabel), { modal: true, detail: programQuestionDetail(question) }, ...choices);
   return choice === start ? 'start' : choice === without ? 'withoutProjectSettings' : null;
 }
 

@@ -30,23 +30,25 @@ function reviewOf(t: TestContext, workspace: string) {
   return { review, files };
 }
 
+/** A file the agent wrote through Tandem's fs: in review, and on disk, as "written by the agent". */
+async function writtenThroughTandem(t: TestContext) {
+  const workspace = tempWorkspace(t, 'tandem-kill-review-');
+  const path = join(workspace, 'file-0.txt');
+  writeFileSync(path, 'before 0\n');
+  const { review, files } = reviewOf(t, workspace);
+  await files.write(path, 'written by the agent\n');
+  return { path, review };
+}
+
 describe('the kills row review check', () => {
   test('a file Tandem was still writing when the disk was first read is compared as the disk holds it now', async (t) => {
-    const workspace = tempWorkspace(t, 'tandem-kill-review-');
-    const path = join(workspace, 'file-0.txt');
-    writeFileSync(path, 'before 0\n');
-    const { review, files } = reviewOf(t, workspace);
-    await files.write(path, 'written by the agent\n');
+    const { path, review } = await writtenThroughTandem(t);
     // Read while Tandem's write had truncated the file and not yet filled it.
     assert.deepEqual(await review.check([{ path, before: 'before 0\n', after: '' }]), []);
   });
 
   test('a file whose disk text is not the one in review is named', async (t) => {
-    const workspace = tempWorkspace(t, 'tandem-kill-review-');
-    const path = join(workspace, 'file-0.txt');
-    writeFileSync(path, 'before 0\n');
-    const { review, files } = reviewOf(t, workspace);
-    await files.write(path, 'written by the agent\n');
+    const { path, review } = await writtenThroughTandem(t);
     writeFileSync(path, '');
     assert.deepEqual(await review.check([{ path, before: 'before 0\n', after: '' }]), [
       `${path} is in review as "written by the agent\\n", but the disk holds ""`,

@@ -53,12 +53,13 @@ const KILL_ROUNDS = 5;
  * chain only while its parent lives.
  */
 async function signalAll(leader: GroupLeader, signal: NodeJS.Signals | 0): Promise<boolean> {
-  const tree = leader.treeMark === undefined ? [] : await treeMembers(leader.treeMark);
+  // A pass that could not read /proc (out of file descriptors) still signals the group, and counts as one that found some.
+  const tree = leader.treeMark === undefined ? [] : await treeMembers(leader.treeMark).catch(() => null);
   if (signal !== 0) {
     signalGroup(leader.pid, signal);
-    signalProcesses(tree, signal);
+    signalProcesses(tree ?? [], signal);
   }
-  return groupAlive(leader.pid) || tree.length > 0;
+  return groupAlive(leader.pid) || tree === null || tree.length > 0;
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * A program can leave the process group Tandem started it in: Claude Code runs every Bash
@@ -37,34 +36,54 @@ export function treeEnvironment(mark: string): Record<string, string> {
 interface ProcessEntry {
   pid: number;
   parent: number;
+  marked: boolean;
 }
 
 /**
- * Live (not zombie) processes with their parents; a process that ends while it is read is left
- * out. Read asynchronously: on a busy machine a pass over /proc takes tens of milliseconds,
- * which must not stall the extension host.
+ * Processes read between two turns of the event loop. Read synchronously: a /proc file is
+ * in memory, so a read is a short system call, while an asynchronous one is a trip through
+ * libuv's four threads. A pass of those (two reads per process, several trees ended at once)
+ * queued thousands of trips: on a loaded machine a pass took 1-5 s, the first SIGTERM waited
+ * for it, and every file the editor or an agent read or wrote meanwhile waited behind it.
+ * A slice keeps each stall of the host well under a frame.
  */
-async function liveProcesses(): Promise<ProcessEntry[]> {
-  const names = (await readdir('/proc')).filter((name) => name.charCodeAt(0) <= 57);
-  const entries = await Promise.all(names.map(async (name): Promise<ProcessEntry | null> => {
-    try {
-      const stat = await readFile(`/proc/${name}/stat`, 'latin1');
-      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
-      return state === 'Z' ? null : { pid: Number(name), parent: Number(parent) };
-    } catch {
-      return null; // Gone since the directory was listed.
-    }
-  }));
-  return entries.filter((entry) => entry !== null);
+const PROCESSES_PER_SLICE = 32;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A live (not zombie) process, its parent and whether it carries `needle`; null once it is gone. */
+function readProcess(name: string, needle: string): ProcessEntry | null {
+  const pid = Number(name);
+  try {
+    const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
+    return state === 'Z' ? null : { pid, parent: Number(parent), marked: pid !== process.pid && carriesMark(name, needle) };
+  } catch {
+    return null; // Gone since the directory was listed.
+  }
 }
 
-async function carriesMark(pid: number, needle: string): Promise<boolean> {
+function carriesMark(name: string, needle: string): boolean {
   try {
-    return (await readFile(`/proc/${pid}/environ`, 'latin1')).includes(needle);
+    return readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle);
   } catch {
     // Gone, or not ours to read (another user's, or one that made itself undumpable).
     return false;
   }
+}
+
+/** Live processes with their parents and marks, a slice per turn of the event loop; a process that ends while it is read is left out. */
+async function liveProcesses(needle: string): Promise<ProcessEntry[]> {
+  const names = readdirSync('/proc').filter((name) => name.charCodeAt(0) <= 57);
+  const entries: ProcessEntry[] = [];
+  for (let at = 0; at < names.length; at += PROCESSES_PER_SLICE) {
+    if (at > 0) await nextTurn();
+    for (const name of names.slice(at, at + PROCESSES_PER_SLICE)) {
+      const entry = readProcess(name, needle);
+      if (entry) entries.push(entry);
+    }
+  }
+  return entries;
 }
 
 /**
@@ -73,10 +92,8 @@ async function carriesMark(pid: number, needle: string): Promise<boolean> {
  */
 export async function treeMembers(mark: string): Promise<number[]> {
   if (!treesTracked) return [];
-  const processes = await liveProcesses();
-  const needle = `${TREE_VARIABLE}=${mark}`;
-  const marked = await Promise.all(processes.map(({ pid }) => pid !== process.pid && carriesMark(pid, needle)));
-  const members = new Set(processes.filter((_, at) => marked[at]).map(({ pid }) => pid));
+  const processes = await liveProcesses(`${TREE_VARIABLE}=${mark}`);
+  const members = new Set(processes.filter((entry) => entry.marked).map(({ pid }) => pid));
   const childrenOf = new Map<number, number[]>();
   for (const { pid, parent } of processes) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), pid]);
   const pending = [...members];

@@ -70,6 +70,12 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGKILL', 'SIGKILL', 'SIGTERM', 'SI
 const CASE_TIMEOUT_MS = 30_000;
 /** Long enough for SIGTERM's grace, the SIGKILL after it and a slow init reaping the orphans. */
 const GROUP_GONE_MS = 8000;
+/**
+ * Between two looks for the case's processes. A look reads all of /proc in this process, which
+ * runs Tandem too: 10-30 ms a look, so four cases looking every 10 ms left Tandem's host little
+ * time to end the trees or finish its writes.
+ */
+const PROCESS_POLL_MS = 100;
 /** One case in this many also restarts the agent and runs a turn to its end. */
 const RESTART_EVERY = 10;
 /** In the agent's environment, with the case's own value: inherited by every process it starts. */
@@ -178,7 +184,7 @@ async function afterKill(session: SessionController, plan: KillPlan, frames: rea
     problems.push('the session says ready after its agent was killed');
   }
   try {
-    await waitFor(() => caseProcesses(plan).length === 0, 'every process the agent started to be gone', GROUP_GONE_MS);
+    await waitFor(() => caseProcesses(plan).length === 0, 'every process the agent started to be gone', GROUP_GONE_MS, PROCESS_POLL_MS);
   } catch {
     problems.push(`processes the agent started left: ${caseProcesses(plan).join(', ')}`);
   }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { groupAlive, signalGroup, startReaper, stopGroup } from '../../src/util/processGroup';
+import { newTreeMark, treeEnvironment } from '../../src/util/processTree';
 import { groupMembers } from '../support/processGroups';
 import { isAlive } from '../support/terminalHarness';
 import { waitFor } from '../support/waitFor';
@@ -26,7 +31,48 @@ async function groupWithStubbornChild(t: TestContext) {
   return { pgid, exited, ...children };
 }
 
+/**
+ * Holds every thread of libuv's pool (each waits to open a pipe nobody writes), as the editor's
+ * file work and other extensions can; they are let go when the test ends.
+ */
+function occupyThreadPool(t: TestContext): void {
+  const folder = mkdtempSync(join(tmpdir(), 'tandem-pool-'));
+  const fifo = join(folder, 'fifo');
+  spawnSync('mkfifo', [fifo]);
+  const waiting = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE ?? 4) }, () => open(fifo, 'r').then((handle) => handle.close()));
+  t.after(async () => {
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    await Promise.all(waiting);
+    closeSync(writer);
+    rmSync(folder, { recursive: true, force: true });
+  });
+}
+
 describe('process groups', () => {
+  test('a dead leader\'s tree is ended while every thread of the host\'s pool is busy', async (t) => {
+    // A child that ignores SIGTERM in the group, and one in a session of its own: reached only by the tree's mark.
+    const treeMark = newTreeMark();
+    const leader = spawn(process.execPath, ['-e', `
+      const { spawn } = require('node:child_process');
+      const stubborn = spawn('sh', ['-c', 'trap "" TERM; exec sleep 1000'], { stdio: 'ignore' });
+      const apart = spawn('sleep', ['1000'], { stdio: 'ignore', detached: true });
+      setTimeout(() => console.log(JSON.stringify([stubborn.pid, apart.pid])), 200);
+      setInterval(() => {}, 1000);
+    `], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...treeEnvironment(treeMark) } });
+    const pgid = leader.pid ?? 0;
+    const children = await new Promise<number[]>((resolve) => leader.stdout.once('data', (data: Buffer) => resolve(JSON.parse(String(data)) as number[])));
+    t.after(() => {
+      signalGroup(pgid, 'SIGKILL');
+      for (const pid of children) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    });
+    const exited = new Promise<void>((resolve) => leader.once('exit', () => resolve()));
+    occupyThreadPool(t);
+    process.kill(pgid, 'SIGKILL');
+    await exited;
+    await stopGroup({ pid: pgid, exited, treeMark }, 300);
+    await waitFor(() => children.every((pid) => !isAlive(pid)), 'the stubborn child and the one apart to be ended', 5000);
+  });
+
   test('the watcher of a group that ends with its leader ends it when the leader dies, though this host lives on', async (t) => {
     const { pgid } = await groupWithStubbornChild(t);
     startReaper(pgid, 'leader');

@@ -4,9 +4,8 @@
  * at random points with Tandem's real session fs and change ledger serving them (0 lost thread
  * entries, 0 processes left, 0 changes missing from review).
  */
-import { FAULT_CASES, runFrameFaults, runKillFaults, type AgentChange, type FaultResult, type FaultRun, type KillReview } from '../../support/faultCases';
-import type { FolderScopeParts } from '../../../src/workspace/workspaceScope';
-import { reviewedFiles } from '../../support/reviewHarness';
+import { FAULT_CASES, runFrameFaults, runKillFaults, type FaultResult, type FaultRun } from '../../support/faultCases';
+import { killReview } from '../../support/killReview';
 import { CASES, type RowOptions, type StressRow, type Tally } from '../row';
 
 const SEED = 1608;
@@ -25,41 +24,6 @@ function faultRun(options: RowOptions, tally: Tally, cases: { quick: number; ful
 
 function noteAll(tally: Tally, result: FaultResult): void {
   for (const note of result.notes) tally.note(note);
-}
-
-/** A change seen at the session's end is compared then, off the exit path: it may reach the ledger a moment later. */
-const REVIEW_SETTLE_MS = 2_000;
-
-/**
- * Every change a killed agent made must be in review with the bytes from before as its base (so
- * Undo restores them) and what the disk holds now as its current text.
- */
-function killReview(workspace: string): KillReview {
-  const { ledger, files } = reviewedFiles(workspace);
-  // Which files the agent named to Tandem before it died: a change it never announced is one no client could know of.
-  const announced = new Set<string>();
-  const scope: FolderScopeParts = {
-    files: (context) => {
-      context.onUpdate((update) => {
-        for (const location of 'locations' in update ? update.locations ?? [] : []) announced.add(location.path);
-      });
-      return files(context);
-    },
-  };
-  const missing = (change: AgentChange): string | undefined => {
-    if (!ledger.file(change.path)) return `${change.path} was changed by the agent but is not in review (${announced.has(change.path) ? 'its edit tool call reached Tandem' : 'its edit tool call never reached Tandem'})`;
-    const base = ledger.baseText(change.path);
-    if (base !== change.before) return `${change.path} is in review, but Undo would give ${JSON.stringify(base)} instead of what it held before, ${JSON.stringify(change.before)}`;
-    const current = ledger.currentText(change.path);
-    if (current !== change.after) return `${change.path} is in review as ${JSON.stringify(current)}, but the disk holds ${JSON.stringify(change.after)}`;
-    return undefined;
-  };
-  const check = async (changes: readonly AgentChange[]) => {
-    const deadline = Date.now() + REVIEW_SETTLE_MS;
-    while (Date.now() < deadline && changes.some((change) => missing(change) !== undefined)) await new Promise((resolve) => setTimeout(resolve, 50));
-    return changes.flatMap((change) => missing(change) ?? []);
-  };
-  return { scope, check };
 }
 
 export const framesRow: StressRow = {

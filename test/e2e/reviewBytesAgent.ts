@@ -58,7 +58,8 @@ async function throughEditor(client: acp.AgentContext, sessionId: string, reques
 }
 
 async function answer(client: acp.AgentContext, sessionId: string, text: string): Promise<string> {
-  const asked = /\bbytes-(disk|editor|hang) (\S+)/.exec(text);
+  // The client's notes come first and may quote earlier requests: the user's own is the last.
+  const asked = [...text.matchAll(/\bbytes-(disk|editor|hang) (\S+)/g)].at(-1);
   if (!asked) return `Prompt: ${text}`;
   const [, action, file = ''] = asked;
   if (action === 'hang') writeFileSync(`${file}.pid`, String(process.pid));

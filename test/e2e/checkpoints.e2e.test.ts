@@ -160,7 +160,7 @@ describe('checkpoints in code-server', () => {
     // The user undoes the agent's second change through review: Tandem writes the file itself.
     const bar = ui.changesBar();
     if ((await bar.locator('.changes-summary').getAttribute('aria-expanded')) !== 'true') await bar.locator('.changes-summary').click();
-    await bar.getByRole('button', { name: 'Changes to review.txt' }).click();
+    await bar.getByRole('button', { name: 'Changes to review.txt', exact: true }).click();
     await bar.locator('[title="Undo this change (line 5)"]').click();
     await ui.expectBytes('review.txt', utf8('ONE\ntwo\nthree\nfour\nfive\n'));
 

@@ -33,8 +33,9 @@ function bytesOf(content: string | null, encoding: ContentEncoding | undefined):
 
 export class CheckpointRecorder {
   /**
-   * `reviewed`: the files with changes pending review. Review's own undo and redo write them
-   * without passing here, so their content is kept at every checkpoint (a copy shared by hash).
+   * `reviewed`: the files with changes pending review. Review's own undo and redo pass through
+   * `watch`, but the user's edits of them do not, so their content is kept at every checkpoint
+   * (a copy shared by hash).
    */
   constructor(private readonly store: CheckpointStore, private readonly disk: CheckpointDisk, private readonly reviewed: () => readonly string[]) {}
 

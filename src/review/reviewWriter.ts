@@ -7,6 +7,23 @@ export interface WriteFailure {
   reason: string;
 }
 
+/** What runs around each of review's writes of a file (the change feed, and the checkpoints when there are any). */
+export interface WriteWatch {
+  agentWrite(path: string, write: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * The documents as review writes to them: each write passes through `watch()`, read at every
+ * write, so the checkpoints wired in after review see Tandem's own undo and redo, and a file
+ * holding what Tandem wrote is not taken for someone else's change.
+ */
+export function watchedDocuments(documents: DocumentWriter, watch: () => WriteWatch): DocumentWriter {
+  return {
+    restore: (path, text) => watch().agentWrite(path, () => documents.restore(path, text)),
+    writeExact: (path, content, replaces) => watch().agentWrite(path, () => documents.writeExact(path, content, replaces)),
+  };
+}
+
 /** Content held as bytes is latin1, one character per byte. */
 function bytesOf(content: string | null): Uint8Array | null {
   return content === null ? null : Buffer.from(content, 'latin1');

@@ -39,6 +39,14 @@ const userMessage = (index: number) => ui.panel.locator('.user-message').nth(ind
 const preview = () => ui.panel.locator('.checkpoint-preview');
 const previewRow = (name: string) => preview().locator(`.change-row[data-path="${ui.at(name)}"]`);
 
+/** The text of each side of the Review diff of review.txt as the editor renders it (Monaco's view lines, spaces between lines). */
+async function diffSides(): Promise<{ original: string; modified: string }> {
+  const diff = page.locator('.monaco-diff-editor').filter({ has: page.locator('.view-lines') }).last();
+  const side = async (which: 'original' | 'modified') => (await diff.locator(`.editor.${which} .view-lines`).innerText().catch(() => ''))
+    .split('\n').map((line) => line.replace(/\u00a0/g, ' ').trim()).filter((line) => line !== '').join(' ');
+  return { original: await side('original'), modified: await side('modified') };
+}
+
 /** Opens the preview of "Restore to here" on the first message and checks what it lists. */
 async function previewFirstMessage(expected: Record<string, string>): Promise<void> {
   await userMessage(0).getByRole('button', { name: 'Restore to here' }).click();
@@ -138,5 +146,42 @@ describe('checkpoints in code-server', () => {
     await userMessage(0).getByRole('button', { name: 'Redo restore' }).click();
     await preview().getByRole('button', { name: 'Redo restore', exact: true }).click();
     await expectProject(later, 'after Redo restore from the continued conversation');
+  });
+
+  test('after a review undo, a restore does not call the file changed by hand, and the open Review diff shows the restored text', { timeout: 240_000 }, async () => {
+    const original = 'one\ntwo\nthree\nfour\nfive\n';
+    writeFileSync(ui.at('review.txt'), original);
+    const message = await ui.panel.locator('.user-message').count();
+    await ui.turn(`bytes-disk ${ui.request([ui.diskEntry('review.txt', utf8('ONE\ntwo\nthree\nfour\nFIVE\n'))])}`);
+    await ui.pendingFiles(1);
+    await ui.barButton('Review').click();
+    await ui.until(async () => (await diffSides()).modified.includes('FIVE'), 'the Review diff of review.txt');
+
+    // The user undoes the agent's second change through review: Tandem writes the file itself.
+    const bar = ui.changesBar();
+    if ((await bar.locator('.changes-summary').getAttribute('aria-expanded')) !== 'true') await bar.locator('.changes-summary').click();
+    await bar.getByRole('button', { name: 'Changes to review.txt', exact: true }).click();
+    await bar.locator('[title="Undo this change (line 5)"]').click();
+    await ui.expectBytes('review.txt', utf8('ONE\ntwo\nthree\nfour\nfive\n'));
+
+    await userMessage(message).getByRole('button', { name: 'Restore to here' }).click();
+    await preview().waitFor({ timeout: 20_000 });
+    assert.equal(await previewRow('review.txt').count(), 1);
+    assert.equal(await preview().locator('.checkpoint-hand-edit').count(), 0, 'Tandem\'s own undo is not a change by hand or by another program');
+    await screenshot(page, 'e2e-checkpoints-preview-after-review-undo');
+    await preview().getByRole('button', { name: 'Restore code', exact: true }).click();
+    await ui.expectBytes('review.txt', utf8(original));
+    const notice = ui.panel.locator('.notice', { hasText: 'Restored 1 file' }).last();
+    await notice.waitFor({ timeout: 15_000 });
+    assert.doesNotMatch(await notice.innerText(), /kept your version/);
+
+    const want = original.trimEnd().split('\n').join(' ');
+    await ui.until(async () => {
+      const { original: left, modified: right } = await diffSides();
+      return left === want && right === want;
+    }, `both sides of the Review diff showing "${want}"`).catch(async (error: Error) => {
+      throw new Error(`${error.message}; it shows ${JSON.stringify(await diffSides())}`);
+    });
+    await screenshot(page, 'e2e-checkpoints-review-diff-after-restore');
   });
 });

@@ -58,7 +58,8 @@ async function throughEditor(client: acp.AgentContext, sessionId: string, reques
 }
 
 async function answer(client: acp.AgentContext, sessionId: string, text: string): Promise<string> {
-  const asked = /\bbytes-(disk|editor|hang) (\S+)/.exec(text);
+  // The client's notes may quote earlier requests (and follow the message with no space between): only the user's own counts.
+  const asked = /\bbytes-(disk|editor|hang) (\S+?\.json)/.exec(text.replace(/\[Note from the editor: [^\]]*\]/g, ' '));
   if (!asked) return `Prompt: ${text}`;
   const [, action, file = ''] = asked;
   if (action === 'hang') writeFileSync(`${file}.pid`, String(process.pid));

@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createSessionFiles } from '../../src/workspace/sessionFiles';
@@ -13,7 +14,7 @@ import { CheckpointRestorer } from '../../src/checkpoints/checkpointsRestore';
 import { Emitter } from '../../src/util/emitter';
 import { silentLogger } from '../../src/util/logger';
 import { checkpointContent, DirectoryBlobs, readForCheckpoint } from '../../src/checkpoints/checkpointDisk';
-import { ReviewWriter } from '../../src/review/reviewWriter';
+import { ReviewWriter, watchedDocuments } from '../../src/review/reviewWriter';
 import { sha256 } from './hashes';
 import { DiskBackedDocuments } from './memoryDocuments';
 
@@ -55,6 +56,8 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
   const index = options.index ?? memoryIndex();
   const store = new CheckpointStore(new DirectoryBlobs(storage), index, options.limits ?? CHECKPOINT_LIMITS, silentLogger);
   const recorder = new CheckpointRecorder(store, { read: checkpointContent }, () => ledger.files().map((file) => file.path));
+  // One watched feed, as the window's scope wires it: agents' writes and review's own undo and redo.
+  const changes = recorder.watch(feed);
   const updates = new Emitter<acp.SessionUpdate>();
   const files = createSessionFiles({
     key: 'session-1',
@@ -68,7 +71,7 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     roots: () => [workspace],
     documents,
     decisions: { allowOutsideRoots: async () => false, overwriteUserChanges: async () => true, allowExecutionControlWrite: async () => true },
-    changes: recorder.watch(feed),
+    changes,
   });
   const fs = agentFs(files);
   const reader: RestoreReader = {
@@ -77,6 +80,8 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
     label: (path) => relative(workspace, path),
   };
   const writer = new ReviewWriter(ledger, documents);
+  // Review's undo and redo, written as the review controller writes them.
+  const review = new ReviewWriter(ledger, watchedDocuments(documents, () => changes));
   const restorer = new CheckpointRestorer(store, ledger, (writes) => writer.redo(writes), reader);
   const thread: { kind: string; id: string; text: string }[] = [];
   let toolCalls = 0;
@@ -112,6 +117,10 @@ export function checkpointedWorkspace(workspace: string, storage: string, option
       updates.fire({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
     },
     plan: service.plan,
+    /** The user undoes one of the agent's hunks in review. */
+    async undoHunk(path: string, hunkId: string): Promise<void> {
+      assert.deepEqual(await review.undo([ledger.undoHunk(path, hunkId)]), [], 'the undo is written');
+    },
     /** Plans and restores, keeping the user's version of `keepMine`. */
     async restoreTo(checkpointId: string, keepMine: readonly string[] = []) {
       const plan = await planRestore(store, checkpointId, reader);

@@ -80,6 +80,27 @@ describe('checkpoints in the panel', () => {
     assert.deepEqual(panel.takePromptNotes(copy.session.key), [], 'told once');
   });
 
+  test('a file whose only change since the agent is Tandem\'s own undo is not called a hand edit, and is restored', async (t) => {
+    const { project, tabs, panel, send, lastPreview, at } = panelOn(t);
+    writeFileSync(at('a.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    const tab = tabs.active;
+    await send(tab, 'echo first');
+    project.diskWrite(at('a.txt'), 'ONE\ntwo\nthree\nfour\nFIVE\n');
+    const last = project.ledger.file(at('a.txt'))?.hunks.at(-1);
+    await project.undoHunk(at('a.txt'), last?.id ?? '');
+    assert.equal(readFileSync(at('a.txt'), 'utf8'), 'ONE\ntwo\nthree\nfour\nfive\n', 'the undo is on disk');
+
+    await panel.handle({ kind: 'preview', entryId: panel.view().messages[0]?.entryId ?? '' });
+    const preview = lastPreview();
+    assert.deepEqual(preview?.files.map((file) => [file.label, file.action, file.handEdit]), [['a.txt', 'restore', null]], 'no warning about changes by hand or by another program');
+    // As the panel sends it: the files marked with a warning are kept unless the user ticks the box.
+    const keepMine = preview?.files.filter((file) => file.handEdit !== null).map((file) => file.path) ?? [];
+    await panel.handle({ kind: 'restore', previewId: preview?.previewId ?? '', scope: 'code', keepMine });
+    assert.equal(readFileSync(at('a.txt'), 'utf8'), 'one\ntwo\nthree\nfour\nfive\n');
+    const notice = tab.session.thread.snapshot().filter((entry) => entry.kind === 'notice').at(-1);
+    assert.equal(notice?.kind === 'notice' ? notice.text : '', 'Restored 1 file to how it was before your message “echo first”: a.txt. "Redo restore" brings back what it held.');
+  });
+
   test('a stale preview restores nothing, and a message without a checkpoint says so', async (t) => {
     const { project, tabs, panel, send, lastPreview, at } = panelOn(t);
     writeFileSync(at('a.txt'), 'before\n');

@@ -26,12 +26,17 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
     return this.pendingBase(uri.path) ?? currentText(uri.path);
   }
 
-  /** The review changed: each open base whose text is no longer its file's base is provided again. */
-  refreshOpen(): void {
+  /**
+   * The review changed, or (`path`) a file did: each open base whose text is no longer its file's
+   * base is provided again. The base of a file with nothing pending is its current text, so it
+   * follows every change of the file (a restore, "Redo restore"), not only the review's.
+   */
+  refreshOpen(path?: string): void {
     for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme !== BASE_SCHEME) continue;
+      if (document.uri.scheme !== BASE_SCHEME || (path !== undefined && document.uri.path !== path)) continue;
+      // Undefined: nothing pending and no buffer open, so only the disk knows; provided again.
       const base = this.pendingBase(document.uri.path) ?? openText(document.uri.path);
-      if (base !== undefined && base !== document.getText()) this.changed.fire(document.uri);
+      if (base !== document.getText()) this.changed.fire(document.uri);
     }
   }
 

@@ -13,7 +13,7 @@ import { Emitter } from '../../util/emitter';
 import { type Logger } from '../../util/logger';
 import { errorMessage } from '../../redaction/redactedLog';
 import { keepLineEndings } from '../../files/exactLines';
-import { ReviewWriter, writeFailureMessage } from '../reviewWriter';
+import { ReviewWriter, watchedDocuments, writeFailureMessage, type WriteWatch } from '../reviewWriter';
 import { type DocumentWriter } from '../../files/documents';
 import { editorNote } from '../editorNote';
 import { COMMANDS, SETTINGS, STORAGE_KEYS } from '../../contract/ids';
@@ -84,16 +84,15 @@ export class ReviewController extends DisposableBase implements ReviewSource {
   };
 
   private readonly writer: ReviewWriter;
+  private writeWatch: WriteWatch;
 
   constructor(private readonly state: vscode.Memento, documents: DocumentWriter, private readonly logger: Logger) {
     super();
     this.ledger = this.restore();
     this.feed = new ChangeFeed(this.ledger, this.state.get(STORAGE_KEYS.reviewOwners));
+    this.writeWatch = this.feed;
     // The ledger already holds what an undo writes: the document changes and saves on the way are not hand edits.
-    this.writer = new ReviewWriter(this.ledger, {
-      restore: (path, text) => this.feed.agentWrite(path, () => documents.restore(path, text)),
-      writeExact: (path, content, replaces) => this.feed.agentWrite(path, () => documents.writeExact(path, content, replaces)),
-    });
+    this.writer = new ReviewWriter(this.ledger, watchedDocuments(documents, () => this.writeWatch));
     // Disposed first (the store goes in reverse): what changed just before a reload is saved, not dropped.
     this.register(toDisposable(() => {
       this.save.flush();
@@ -106,6 +105,11 @@ export class ReviewController extends DisposableBase implements ReviewSource {
     this.register(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (document.uri.scheme === 'file' && contentChanges.length > 0) this.documentChanged(document);
     }));
+  }
+
+  /** Review's own writes pass through `watch` (the change feed as the checkpoints watch it), not the bare feed. */
+  watchWrites(watch: WriteWatch): void {
+    this.writeWatch = watch;
   }
 
   get changes(): ChangeLedger {

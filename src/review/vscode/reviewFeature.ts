@@ -26,6 +26,10 @@ export function createReviewFeature(context: vscode.ExtensionContext, records: v
     vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, base),
     review.onDidChangeChanges(updateContext),
     review.onDidChangeChanges(() => base.refreshOpen()),
+    // A file with nothing pending changed (a restore wrote it): its base is its text, and follows.
+    vscode.workspace.onDidChangeTextDocument(({ document }) => {
+      if (document.uri.scheme === 'file' && review.changes.baseText(document.uri.fsPath) === undefined) base.refreshOpen(document.uri.fsPath);
+    }),
     ...registerReviewCommands(review),
   );
   updateContext();

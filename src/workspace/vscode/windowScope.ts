@@ -31,6 +31,9 @@ export function createWindowScope(parts: WindowScopeParts): { scope: WorkspaceSc
   const review = createReviewFeature(context, records, documents, logger);
   const label = (path: string) => vscode.workspace.asRelativePath(path, false);
   const checkpoints = createCheckpoints(context, records, review, documents, { roots, label }, logger);
+  // Agents' writes and review's own undo and redo: the checkpoints see both, so neither reads as a hand edit.
+  const changes = checkpoints?.recorder.watch(review.feed) ?? review.feed;
+  review.watchWrites(changes);
   const scope: WorkspaceScope = {
     name: 'window',
     roots,
@@ -41,7 +44,7 @@ export function createWindowScope(parts: WindowScopeParts): { scope: WorkspaceSc
       roots,
       documents,
       decisions: modalFsDecisions,
-      changes: checkpoints?.recorder.watch(review.feed) ?? review.feed,
+      changes,
       // VS Code reloads clean editors from disk by itself; dirty ones keep the user's text.
       onDiskChanged: (paths) => session.logger.debug(`changed on disk by the agent: ${paths.join(', ')}`),
     }),

@@ -329,7 +329,8 @@ export class ThreadView {
     this.emptyState = el('div', { class: 'empty-state' },
       icon('comment-discussion', 'empty-icon'),
       el('p', {}, 'Ask the agent anything about this workspace.'),
-      el('p', { class: 'hint' }, 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.'));
+      el('p', { class: 'hint' }, 'New here? Send ', el('code', {}, '/tour'), ' for a short tour of reviewing an agent\'s changes. Type ', el('code', {}, '/'), ' for commands, ', el('code', {}, '@'), ' to mention files.'),
+      el('p', { class: 'hint' }, 'Enter sends, Shift+Enter adds a line. Everything sent to the agent is in Tandem: Show Traffic.'));
     this.container.append(this.emptyState);
   }
 

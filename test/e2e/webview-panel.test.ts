@@ -198,7 +198,7 @@ describe('conversation controls in the panel', () => {
     const items = harness.page.locator('#prompt-queue .queue-item');
     await items.nth(1).waitFor();
     assert.deepEqual(await harness.page.locator('#prompt-queue .queue-text').allInnerTexts(), ['first queued', 'second queued']);
-    assert.match(await harness.page.locator('#prompt-queue .queue-title').innerText(), /Queued \(2\): sent when the agent is done/);
+    assert.match(await harness.page.locator('#prompt-queue').getAttribute('aria-label') ?? '', /Queued \(2\): sent when the agent is done/);
     await items.filter({ hasText: 'second queued' }).getByRole('button', { name: 'Send now' }).click();
     await sentCount(harness, 'queueAction', 1);
     assert.deepEqual(harness.sent.at(-1), { type: 'queueAction', action: 'sendNow', id: 'q2' });
@@ -337,7 +337,7 @@ describe('review feedback in the panel', () => {
     const edit = page.locator('.tool-card[data-tool-call-id="conv-edit"]');
     await edit.locator('.permission-options').waitFor({ timeout: 30_000 });
     const asked = edit.locator('.permission .tool-diff');
-    assert.deepEqual(await asked.locator('.diff-line').allInnerTexts(), ['- export const greeting = "hello";', '+ export const greeting = "hello, world";'], 'the question shows the diff the agent sent');
+    assert.deepEqual(await asked.locator('.diff-line').evaluateAll((lines) => lines.map((line) => `${line.querySelector('.diff-sign')?.textContent ?? ''} ${line.querySelector('.diff-code')?.textContent ?? ''}`)), ['− export const greeting = "hello";', '+ export const greeting = "hello, world";'], 'the question shows the diff the agent sent');
     assert.equal(await edit.locator('.tool-diff').count(), 1, 'shown once, in the question');
     await screenshot(page, 'webview-permission-diff');
     await edit.locator('.permission-options vscode-button[title$="(allow once)"]').click();

@@ -141,6 +141,10 @@ describe('the review at 240, 300 and 600 px in light, dark and high contrast', (
     for (const [theme, palette] of Object.entries(PALETTES)) {
       await page.evaluate((colours) => {
         for (const [name, value] of Object.entries(colours)) document.documentElement.style.setProperty(`--vscode-${name}`, value);
+        // VS Code's own default style for a webview's links (its injected sheet, which the harness does not have).
+        const defaults = new CSSStyleSheet();
+        defaults.replaceSync('a { color: var(--vscode-textLink-foreground); }');
+        document.adoptedStyleSheets = [defaults];
       }, palette);
       for (const width of [240, 300, 600]) {
         await page.setViewportSize({ width, height: 800 });

@@ -8,7 +8,9 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 
 if [[ ! -d node_modules ]]; then npm ci; fi
-npm run --silent package >/dev/null
+# The .vsix builds while code-server installs; `wait` collects it (and its failure) before use.
+npm run --silent package >/dev/null &
+PACKAGE_PID=$!
 VSIX="$REPO/dist/tandem.vsix"
 
 # Outside the clone: a folder inside a git repository makes VS Code offer to open the parent
@@ -25,11 +27,13 @@ if [[ ! -d "$WORKSPACE" || "$(cat "$STATE/sample-workspace.stamp" 2>/dev/null)" 
 fi
 
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" && "${TANDEM_USE_CODE_SERVER:-0}" != 1 ]] && command -v code >/dev/null 2>&1; then
+  wait "$PACKAGE_PID"
   code --install-extension "$VSIX" --force
   exec code --new-window "$WORKSPACE"
 fi
 
 bash scripts/install-code-server.sh
+wait "$PACKAGE_PID"
 NODE24="$(ls -d "$REPO"/.tools/node-24*/bin/node | head -n 1)"
 ENTRY="$(ls -d "$REPO"/.tools/code-server-*/node_modules/code-server/out/node/entry.js | head -n 1)"
 PORT="${TANDEM_PORT:-8080}"
@@ -71,6 +75,7 @@ PATH="$(dirname "$NODE24"):$PATH" "$NODE24" "$ENTRY" --extensions-dir "$STATE/ex
   --install-extension "$VSIX" --force >/dev/null
 
 echo
+echo "Ready after $SECONDS s."
 echo "Tandem is running in VS Code: http://127.0.0.1:$PORT/?folder=$WORKSPACE"
 echo "The Tandem panel opens with the offline demo agent: send /tour to see what it does. Press Ctrl+C to stop."
 echo

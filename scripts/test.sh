@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if [[ ! -d node_modules ]]; then npm ci; fi
+# The real agents the tests drive are a package of their own, so that `npm start` installs none.
+if [[ ! -d test/agents/node_modules ]]; then npm ci --prefix test/agents; fi
 bash scripts/install-code-server.sh --with-browser
 npm run --silent lint
 npm run --silent package >/dev/null

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../test/support/scriptedAgentSpec';
+import { installedPackageDir } from '../../test/support/agentPackages';
 import { round } from './stats';
 
 export function packageVersion(name: string): string {
+  const dir = installedPackageDir(name);
+  if (dir === undefined) return 'unknown';
   try {
-    const json = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version?: string };
+    const json = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string };
     return json.version ?? 'unknown';
   } catch {
     return 'unknown';

@@ -1,9 +1,10 @@
-// README line 1, `npm start`, as a new user runs it: scripts/start.sh builds the .vsix, installs
-// it into code-server, copies the sample workspace and prints a URL. Chromium opens that URL and
-// the user asks the offline demo agent a question in the panel that opened by itself.
+// README line 1, `npm ci && npm start`, as a new user runs it: `npm ci` installs Tandem's own
+// dependencies without a warning, then scripts/start.sh builds the .vsix, installs it into
+// code-server, copies the sample workspace and prints a URL. Chromium opens that URL and the user
+// asks the offline demo agent a question in the panel that opened by itself.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -58,6 +59,27 @@ after(async () => {
   rmSync(state, { recursive: true, force: true });
 });
 
+/** The environment without what an outer npm (`npm test`) passes to its scripts. */
+function withoutNpmConfig(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
+}
+
+describe('npm ci', () => {
+  test('installs Tandem\'s manifest and lock without a single npm warning', { timeout: 300_000 }, () => {
+    const clone = mkdtempSync(join(tmpdir(), 'tandem-npm-ci-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(REPO_ROOT, file), join(clone, file));
+      const run = spawnSync('npm', ['ci'], { cwd: clone, env: withoutNpmConfig(), encoding: 'utf8', timeout: 280_000 });
+      const printed = `${run.stdout}${run.stderr}`;
+      assert.equal(run.status, 0, printed);
+      assert.deepEqual(printed.split('\n').filter((line) => /^npm warn/i.test(line)), [], 'no engine, install-script or deprecation warning');
+      for (const program of ['esbuild', 'vsce']) assert.ok(existsSync(join(clone, 'node_modules', '.bin', program)), `npm run package has ${program}`);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm start', () => {
   test('start.sh prints a URL; there the panel is open with the demo agent, which answers', { timeout: 600_000 }, async () => {
     const port = await freePort();
@@ -68,6 +90,7 @@ describe('npm start', () => {
     start.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     start.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = await printedUrl(480_000);
+    assert.doesNotMatch(output, /^npm warn/im, 'start.sh prints no npm warning');
     assert.equal(new URL(url).port, String(port), 'the port asked for in TANDEM_PORT');
     const folder = new URL(url).searchParams.get('folder') ?? '';
     assert.equal(folder, join(state, 'tandem', 'sample-workspace'), 'a copy of the sample, outside the clone');

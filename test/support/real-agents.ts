@@ -1,10 +1,11 @@
-// Spawn specs for the real agents (pinned in devDependencies), pointed at a scripted model
+// Spawn specs for the real agents (pinned in test/agents/package.json), pointed at a scripted model
 // server on 127.0.0.1 and sealed off from everything else: a scratch HOME per agent, no
 // inherited credentials or proxies, telemetry / update checks / feature-flag fetches off.
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentProgram } from "./agentPackages";
 import type { SpawnSpec } from "./raw-ndjson-client";
 
 /** Resolved from this file, so specs work whatever the test's cwd is. */
@@ -35,7 +36,7 @@ export interface AgentSpecOptions {
 
 export function claudeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): AgentSpec {
   return sealedSpec("claude", opts, (home) => ({
-    ...nodeScript("claude-agent-acp"),
+    ...nodeScript("@agentclientprotocol/claude-agent-acp", "claude-agent-acp"),
     // Claude Code's global config. In auto mode behind a non-Anthropic base URL it otherwise posts
     // a once-a-day "auto mode classifier billing" notice as an extra agent_message_chunk into the
     // first turn; acknowledging it keeps the agent's visible output exactly the scripted text.
@@ -70,7 +71,7 @@ export function geminiAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): 
     security: { auth: { selectedType: "gemini-api-key" } },
   };
   return sealedSpec("gemini", opts, (home) => ({
-    ...nodeScript("gemini", "--acp"),
+    ...nodeScript("@google/gemini-cli", "gemini", "--acp"),
     preSession: [{ method: "authenticate", params: { methodId: "gemini-api-key" } }],
     config: { file: path.join(".gemini", "settings.json"), text: JSON.stringify(settings, null, 2) },
     env: {
@@ -126,7 +127,7 @@ export function codexAgentSpec(modelUrl: string, opts: CodexSpecOptions = {}): A
     `stream_max_retries = 0`,
   ];
   return sealedSpec("codex", opts, (home) => ({
-    ...nodeScript("codex-acp"),
+    ...nodeScript("@agentclientprotocol/codex-acp", "codex-acp"),
     config: { file: path.join(".codex", "config.toml"), text: [...lines, ""].join("\n") },
     env: {
       CODEX_HOME: path.join(home, ".codex"),
@@ -153,7 +154,7 @@ export function qwenAgentSpec(modelUrl: string, opts: AgentSpecOptions = {}): Ag
     security: { auth: { selectedType: "openai-responses" } },
   };
   return sealedSpec("qwen", opts, () => ({
-    ...nodeScript("qwen", "--acp"),
+    ...nodeScript("@qwen-code/qwen-code", "qwen", "--acp"),
     config: { file: path.join(".qwen", "settings.json"), text: JSON.stringify(settings, null, 2) },
     env: {
       OPENAI_API_KEY: "test-key",
@@ -188,7 +189,7 @@ export function opencodeAgentSpec(modelUrl: string, opts: AgentSpecOptions = {})
   };
   return sealedSpec("opencode", opts, (home) => ({
     // A native binary, run as it is.
-    command: binScript("opencode"),
+    command: agentProgram("opencode-ai", "opencode"),
     args: ["acp"],
     config: { file: path.join(".config", "opencode", "opencode.json"), text: JSON.stringify(config, null, 2) },
     env: {
@@ -229,8 +230,8 @@ function sealedSpec(name: AgentSpec["name"], opts: AgentSpecOptions, agentFor: (
 }
 
 /** Runs a package's script with this node: no dependence on PATH or the shebang. */
-function nodeScript(bin: string, ...args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: [binScript(bin), ...args] };
+function nodeScript(packageName: string, bin: string, ...args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [agentProgram(packageName, bin), ...args] };
 }
 
 /** A deliberately small environment: nothing inherited can point an agent at a real service. */
@@ -246,10 +247,6 @@ function baseEnv(home: string): Record<string, string> {
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
   };
-}
-
-function binScript(bin: string): string {
-  return realpathSync(path.join(REPO_ROOT, "node_modules", ".bin", bin));
 }
 
 function scratch(name: string, cwd: string | undefined): { home: string; cwd: string; dispose(): void } {

@@ -114,7 +114,13 @@ async function pendingFiles(count: number): Promise<void> {
   const text = count === 0 ? 'no files changed' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
   // Nothing pending: no summary (the bar is hidden or offers only Redo).
   const summary = bar().locator('.changes-summary');
-  await until(async () => (await bar().isHidden()) || (await summary.count()) === 0 ? count === 0 : (await summary.innerText()).includes(text), `"${text}" in the changes bar`);
+  // The summary can go between counting and reading it: a short read that fails reads as nothing.
+  const shown = () => summary.innerText({ timeout: 1_000 }).catch(() => null);
+  await until(async () => {
+    if ((await bar().isHidden()) || (await summary.count()) === 0) return count === 0;
+    const summaryText = await shown();
+    return summaryText === null ? count === 0 : summaryText.includes(text);
+  }, `"${text}" in the changes bar`);
 }
 
 /** The changes bar's per-file rows, shown. */

@@ -58,7 +58,7 @@ async function turn(text: string): Promise<{ sessionId: string; blocks: string[]
   assert.equal(received.length, 1, 'the turn sent one prompt');
   const [prompt] = received;
   assert.ok(prompt);
-  assert.equal(prompt.blocks.at(-1), text, 'the user\'s text comes last, after what the editor adds');
+  assert.equal(prompt.blocks[0], text, 'the user\'s text comes first, as typed, before what the editor adds');
   return prompt;
 }
 

@@ -134,7 +134,7 @@ async function fileRows(): Promise<string[]> {
 async function decideFile(name: string, decision: 'Keep' | 'Undo'): Promise<void> {
   await fileRows();
   const row = bar().locator(`.change-row[data-path="${at(name)}"]`);
-  await row.getByRole('button', { name: `${decision} ${name}`, exact: true }).click({ timeout: 10_000 });
+  await row.locator(`vscode-button[title="${decision} all changes to ${name}"]`).click({ timeout: 10_000 });
   await row.waitFor({ state: 'detached', timeout: 15_000 });
 }
 

@@ -374,7 +374,7 @@ describe('review feedback in the panel', () => {
     ledger.record(file, { before: 'export const greeting = "hello";\n\nexport const x = 1;\n', after: 'export const greeting = "hello, world";\n\nexport const x = 2;\n', origin: 'editor', toolCallId: 'conv-edit' });
     const hunks = edit.locator('.tool-diff.pending .hunk');
     await hunks.nth(1).waitFor({ timeout: 10_000 });
-    const comment = hunks.nth(0).locator('button[title^="Comment on this change"]');
+    const comment = hunks.nth(0).locator('vscode-button[title^="Comment on this change"]');
     await comment.focus();
     await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Comment for the agent on src/greeting.ts line 1' });
@@ -406,7 +406,7 @@ describe('review feedback in the panel', () => {
     await row.getByRole('button', { name: 'Changes to src/greeting.ts', exact: true }).click();
     const rowHunks = page.locator('#changes-bar .change-hunks .hunk');
     await rowHunks.nth(1).waitFor({ timeout: 5_000 });
-    assert.equal(await rowHunks.locator('button[title^="Comment on this change"]').count(), 2, 'the row opens onto its hunks, each with Comment');
+    assert.equal(await rowHunks.locator('vscode-button[title^="Comment on this change"]').count(), 2, 'the row opens onto its hunks, each with Comment');
     assert.equal(await rowHunks.nth(0).locator('.comment-text').innerText(), 'Use a named constant.');
     await screenshot(page, 'webview-review-feedback');
     await page.locator('#changes-bar').getByRole('button', { name: 'Keep reviewed' }).click();

@@ -6,8 +6,7 @@
  */
 export const englishPanelStrings = {
   emptyState: 'Ask the agent anything about this workspace.',
-  emptyStateTour: 'New here? Send /tour for a short tour of reviewing an agent\'s changes. Type / for commands, @ to mention files.',
-  emptyStateHint: 'Enter sends, Shift+Enter adds a line. Everything sent to the agent is in Tandem: Show Traffic.',
+  emptyStateHint: 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.',
   composerPlaceholder: 'Ask the agent (/ commands, @ files)',
   composerLabel: 'Message to the agent. Enter sends, Shift+Enter adds a line, / for commands, @ to mention files',
   send: 'Send',

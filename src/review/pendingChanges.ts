@@ -10,8 +10,6 @@ export interface ReviewHunkView {
   id: string;
   /** 0-based first line of the hunk in the current text. */
   currentStart: number;
-  /** 0-based first line of the hunk in the text before the change (for the old line numbers). */
-  baseStart?: number;
   removed: string[];
   added: string[];
 }
@@ -30,7 +28,7 @@ export interface ReviewFileView {
 
 export interface ReviewView {
   files: ReviewFileView[];
-  /** Something was undone that Redo can bring back. */
+  /** Something was undone that "Undo last undo" can bring back. */
   canRedo: boolean;
   /**
    * The panel's own review state for the conversation in front: a review source leaves it out,

@@ -251,8 +251,8 @@ describe('Tandem panel in code-server', () => {
     await waitForDisk(async () => readFileSync(file, 'utf8') === expected);
     assert.equal(readFileSync(file, 'utf8'), expected);
     // Nothing is pending; what was undone can still be brought back.
-    await panel.locator('#changes-bar .changes-summary').waitFor({ state: 'detached', timeout: 10_000 });
-    assert.equal(await panel.locator('#changes-bar').getByRole('button', { name: 'Redo', exact: true }).count(), 1);
+    await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('#changes-bar').getByRole('button', { name: 'Undo last undo' }).count(), 1);
   });
 
   test('Tandem: Show Traffic shows the redacted JSON-RPC frames', { timeout: 60_000 }, async () => {
@@ -366,8 +366,8 @@ describe('Tandem panel in code-server', () => {
     await screenshot(page, 'e2e-review-after-reload');
     await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
     await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
-    // The review lets go of the change too (the bar stays, offering Redo).
-    await explainTimeout(panel.locator('#changes-bar').getByRole('button', { name: 'Redo', exact: true }).waitFor({ timeout: 30_000 }), 'after Undo all the review still held a change');
+    // The review lets go of the change too (the bar stays, offering "Undo last undo").
+    await explainTimeout(panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 }), 'after Undo all the review still held a change');
     await runCommand(page, 'Close All Editors');
 
     // The undo is news for the conversation whose agent made the change, which the reload kept, and for no

@@ -59,6 +59,9 @@ export class HeaderView {
       this.agentsKey = key;
       this.picker.replaceChildren(...this.agents.map((agent) => option(agent)), ...(recorded ? [option(recorded, true)] : []));
     }
+    // New options reach the select a moment after they are put in: each says whether it is the
+    // chosen one, so a value set before the select has read them is not lost.
+    for (const choice of this.picker.querySelectorAll('vscode-option')) choice.toggleAttribute('selected', choice.getAttribute('value') === this.selectedId);
     this.picker.value = this.selectedId;
   }
 

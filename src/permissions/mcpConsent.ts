@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
 import { redactValue } from '../redaction/redact';
 import type { McpServerChoice, McpServerOffer, ProjectMcpServer, WithheldMcpServer } from '../agents/mcpServers';
+import type { RecordStore } from './recordStore';
 
 /**
  * Consent for MCP servers that a project's own files define (`.vscode/mcp.json`): the agent
@@ -22,10 +23,7 @@ export interface McpConsentRecord {
 }
 
 /** Where answers are kept: the editor's global storage. */
-export interface McpConsentStore {
-  load(): McpConsentRecord[];
-  save(records: McpConsentRecord[]): void;
-}
+export type McpConsentStore = RecordStore<McpConsentRecord>;
 
 /** What the user is shown: exactly what will run, and where it comes from. */
 export interface McpConsentQuestion {

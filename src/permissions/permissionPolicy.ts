@@ -9,6 +9,7 @@ import { resolveAgentPath } from '../files/pathBoundary';
 import { grantLifetime, lifetimeLabel } from './grantLifetime';
 import { grantSubject } from './grantSubjects';
 import { toolPaths } from './toolPaths';
+import type { RecordStore } from './recordStore';
 
 /** A grant as Tandem stores it (in the editor's own storage, never inside the project). */
 export interface StoredGrant extends PermissionGrantView {
@@ -18,10 +19,7 @@ export interface StoredGrant extends PermissionGrantView {
   sessionId?: string;
 }
 
-export interface GrantStore {
-  load(): StoredGrant[];
-  save(grants: StoredGrant[]): void;
-}
+export type GrantStore = RecordStore<StoredGrant>;
 
 export class MemoryGrantStore implements GrantStore {
   constructor(private grants: StoredGrant[] = []) {}

@@ -1,5 +1,6 @@
 import { describeProgram, programFingerprint, programSlot, type AgentIdentity, type ProjectProgram } from './projectPrograms';
 import { ignoreProjectSettingsFor, listProjectPrograms, type IgnoreProjectSettings } from './projectProgramSources';
+import type { RecordStore } from './recordStore';
 
 /**
  * Nothing a project defines runs without a yes: before an agent starts in a folder, the programs
@@ -17,10 +18,7 @@ export interface ProgramConsentRecord {
   at: number;
 }
 
-export interface ProgramConsentStore {
-  load(): ProgramConsentRecord[];
-  save(records: ProgramConsentRecord[]): void;
-}
+export type ProgramConsentStore = RecordStore<ProgramConsentRecord>;
 
 export interface ProgramConsentQuestion {
   agentLabel: string;

@@ -147,7 +147,7 @@ export class SessionController implements Disposable {
     return this.starting;
   }
 
-  /** `notes` go to the agent ahead of the user's text (e.g. what the user undid), not into the thread. */
+  /** `notes` go to the agent after the user's text, each in a block of its own (e.g. what the user undid), not into the thread. */
   prompt(text: string, notes: readonly string[] = [], attachments: readonly acp.ContentBlock[] = []): Promise<void> {
     return this.prompts.send(text, notes, attachments);
   }

@@ -62,7 +62,7 @@ export async function streamText(
 }
 
 export function promptText(prompt: readonly acp.ContentBlock[]): string {
-  return prompt.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+  return prompt.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
 }
 
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [

@@ -124,7 +124,7 @@ describe('checkpoints of conversations opened from history or copied', () => {
 
     await send('echo in the fork');
     // The scripted agent echoes the whole prompt: the fork's agent was told the files moved back.
-    assert.match(thread().lastAgentText(), /^You said: echo in the fork\[Note from the editor: the user restored a file to how it was before your message “echo second”: a\.txt\..*\]$/);
+    assert.match(thread().lastAgentText(), /^You said: echo in the fork\n\[Note from the editor: the user restored a file to how it was before your message “echo second”: a\.txt\..*\]$/);
     project.diskWrite(at('a.txt'), 'four\n');
     assert.deepEqual((await listed(3)).messages.map((message) => message.restorable), [true, true, true]);
     await restore(await preview(userIds()[2] ?? ''), 'code');

@@ -87,7 +87,7 @@ describe('ChatPresenter', () => {
     assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: /echo now');
     await presenter.sendPrompt('echo next step');
     // The scripted agent echoes every text block of the prompt, in order.
-    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: next step\n[Note: the user undid 1 of 2 changes to a.ts]');
+    assert.equal(presenter.currentSession.thread.lastAgentText(), 'You said: next step [Note: the user undid 1 of 2 changes to a.ts]');
     const users = presenter.currentSession.thread.snapshot().flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
     assert.deepEqual(users, ['/echo now', 'echo next step']);
     await presenter.sendPrompt('echo again');

@@ -1,11 +1,13 @@
-// `node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER...`: the test run of scripts/test.sh.
-// Runs every FOLDER/*.test.ts in one node:test run, one file at a time, and closes with a plain
-// `N passed, M failed` line read from this run's own TAP summary. The closing line must not lie:
-// a cancelled test (a timeout, a file that never finished) counts as failed, skipped and todo
-// tests are printed apart from the passes, a folder with no test file is an error rather than a
-// suite silently dropped, and a summary left by an earlier run can never be read as this one's.
+// `node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]...`: the test run of scripts/test.sh.
+// Runs every FOLDER/*.test.ts, one file at a time unless the folder says `=N` (N files at once),
+// and closes with a plain `N passed, M failed` line read from this run's own TAP summaries.
+// Consecutive folders with the same N go in one node:test run, in the order given. The closing
+// line must not lie: a cancelled test (a timeout, a file that never finished) counts as failed,
+// skipped and todo tests are printed apart from the passes, a folder with no test file is an error
+// rather than a suite silently dropped, and a summary left by an earlier run can never be read as
+// this one's.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const COUNTS = ['pass', 'fail', 'cancelled', 'skipped', 'todo'] as const;
@@ -36,40 +38,69 @@ function readCounts(summary: string): Counts | undefined {
   return counts;
 }
 
-function main(): number {
-  const [results, ...folders] = process.argv.slice(2);
-  if (!results || folders.length === 0) {
-    console.error('usage: node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER...');
-    return 2;
+/** A folder argument: its path, and how many of its files run at once (`folder=2`; 1 by default). */
+function folderOf(argument: string): { folder: string; concurrency: number } {
+  const [, folder = argument, count] = /^(.*?)(?:=(\d+))?$/.exec(argument) ?? [];
+  return { folder, concurrency: count === undefined ? 1 : Math.max(1, Number(count)) };
+}
+
+/** Consecutive folders with the same concurrency, as one node:test run each. */
+function groupsOf(argumentsGiven: string[]): { folders: string[]; concurrency: number }[] {
+  const groups: { folders: string[]; concurrency: number }[] = [];
+  for (const { folder, concurrency } of argumentsGiven.map(folderOf)) {
+    const last = groups.at(-1);
+    if (last?.concurrency === concurrency) last.folders.push(folder);
+    else groups.push({ folders: [folder], concurrency });
   }
-  const { files, empty } = suiteFiles(folders);
-  if (empty.length > 0) {
-    console.error(`error: no *.test.ts file in ${empty.join(', ')}: a suite would be silently dropped`);
-    return 2;
-  }
-  mkdirSync(results, { recursive: true });
-  const summary = join(results, 'summary.tap');
-  rmSync(summary, { force: true });
+  return groups;
+}
+
+/** One node:test run over `files`; its counts, or undefined when it left no summary. */
+function runGroup(files: string[], concurrency: number, summary: string): { status: number | null; counts: Counts | undefined } {
   const run = spawnSync(
     process.execPath,
     [
       '--import', 'tsx', '--test',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${summary}`,
-      '--test-concurrency=1', '--test-timeout=600000',
+      `--test-concurrency=${concurrency}`, '--test-timeout=600000',
       ...files,
     ],
     { stdio: 'inherit' },
   );
-  const counts = readCounts(summary);
-  if (!counts) {
-    console.error(`error: the run left no test summary in ${summary}`);
-    return 1;
+  return { status: run.status, counts: readCounts(summary) };
+}
+
+function main(): number {
+  const [results, ...folders] = process.argv.slice(2);
+  if (!results || folders.length === 0) {
+    console.error('usage: node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]...');
+    return 2;
   }
-  console.log(`${counts.skipped} skipped, ${counts.todo} todo, ${counts.cancelled} cancelled (counted as failed)`);
-  console.log(`${counts.pass} passed, ${counts.fail + counts.cancelled} failed`);
-  if (run.status !== 0) return run.status ?? 1;
-  return counts.fail + counts.cancelled > 0 ? 1 : 0;
+  const groups = groupsOf(folders).map((group) => ({ ...group, ...suiteFiles(group.folders) }));
+  const empty = groups.flatMap((group) => group.empty);
+  if (empty.length > 0) {
+    console.error(`error: no *.test.ts file in ${empty.join(', ')}: a suite would be silently dropped`);
+    return 2;
+  }
+  mkdirSync(results, { recursive: true });
+  for (const name of readdirSync(results)) if (/^summary.*\.tap$/.test(name)) rmSync(join(results, name), { force: true });
+  const total: Counts = { pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+  let failedRun = false;
+  for (const [index, group] of groups.entries()) {
+    const summary = join(results, `summary-${index + 1}.tap`);
+    const { status, counts } = runGroup(group.files, group.concurrency, summary);
+    if (!counts) {
+      console.error(`error: the run left no test summary in ${summary}`);
+      return 1;
+    }
+    for (const name of COUNTS) total[name] += counts[name];
+    if (status !== 0) failedRun = true;
+  }
+  console.log(`${total.skipped} skipped, ${total.todo} todo, ${total.cancelled} cancelled (counted as failed)`);
+  console.log(`${total.pass} passed, ${total.fail + total.cancelled} failed`);
+  if (failedRun) return 1;
+  return total.fail + total.cancelled > 0 ? 1 : 0;
 }
 
 process.exitCode = main();

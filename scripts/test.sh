@@ -14,7 +14,8 @@ npm run --silent lint
 npm run --silent package >/dev/null
 echo "built dist/tandem.vsix ($(du -k dist/tandem.vsix | cut -f1) KiB)"
 
-# One file at a time on every machine: the real-editor files each run a code-server and real agents,
-# and their timing must not depend on how many cores the runner has. runSuites.ts closes with a
-# plain `N passed, M failed` line in which cancelled tests count as failed.
-node --import tsx scripts/runSuites.ts test-results test/unit test/real-agents test/e2e test/stress
+# The unit files two at a time (each is one CPU-bound process with nothing shared on disk); the
+# real-agent, real-editor and stress files one at a time on every machine: they each run real agents
+# or a code-server, and their timing must not depend on how many cores the runner has. runSuites.ts
+# closes with a plain `N passed, M failed` line in which cancelled tests count as failed.
+node --import tsx scripts/runSuites.ts test-results test/unit=2 test/real-agents test/e2e test/stress

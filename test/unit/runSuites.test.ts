@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import { REPO_ROOT } from '../support/code-server';
@@ -21,7 +21,22 @@ const FIXTURES: Record<string, string> = {
   'todo.test.ts': `test('todo', { todo: true }, () => {});`,
   // The runner itself dies (as when the OOM killer takes it): no summary is ever written.
   'killsRunner.test.ts': `test('kills the runner', () => { process.kill(process.ppid, 'SIGKILL'); return new Promise(() => {}); });`,
+  // Each passes only while the other runs: a marker of its own, then the other's within MEET_WAIT_MS.
+  'meetsB.test.ts': meets('a', 'b'),
+  'meetsA.test.ts': meets('b', 'a'),
 };
+
+function meets(mine: string, other: string): string {
+  return `import { existsSync, writeFileSync } from 'node:fs';
+test('meets the other file', async () => {
+  writeFileSync(process.env.MEET_DIR + '/${mine}', '');
+  const deadline = Date.now() + Number(process.env.MEET_WAIT_MS);
+  while (!existsSync(process.env.MEET_DIR + '/${other}')) {
+    if (Date.now() > deadline) throw new Error('the other file never ran at the same time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});`;
+}
 
 /** A suite folder under `root` holding the named fixture files. */
 function suite(root: string, name: string, files: string[]): string {
@@ -38,8 +53,8 @@ interface Run {
 }
 
 /** runSuites.ts as scripts/test.sh runs it, outside this test's own node:test run. */
-function runSuites(results: string, folders: string[]): Run {
-  const env = { ...process.env };
+function runSuites(results: string, folders: string[], extraEnv: Record<string, string> = {}): Run {
+  const env = { ...process.env, ...extraEnv };
   delete env.NODE_TEST_CONTEXT;
   const run = spawnSync(process.execPath, ['--import', 'tsx', join('scripts', 'runSuites.ts'), results, ...folders], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 120_000 });
   return { status: run.status, lines: run.stdout.trimEnd().split('\n'), stderr: run.stderr };
@@ -56,7 +71,7 @@ test('an earlier run\'s summary is never read as this run\'s', (t) => {
   const root = tempWorkspace(t, 'tandem-run-suites-');
   const results = join(root, 'results');
   mkdirSync(results);
-  writeFileSync(join(results, 'summary.tap'), '# pass 99\n# fail 0\n# cancelled 0\n# skipped 0\n# todo 0\n');
+  writeFileSync(join(results, 'summary-1.tap'), '# pass 99\n# fail 0\n# cancelled 0\n# skipped 0\n# todo 0\n');
   // A test file that cannot be found makes node:test stop before it opens its reporters.
   const folder = suite(root, 'a', []);
   symlinkSync(join(root, 'deleted.test.ts'), join(folder, 'gone.test.ts'));
@@ -73,7 +88,7 @@ test('a suite folder with no test file stops the run before anything runs', (t) 
   const run = runSuites(results, [suite(root, 'a', ['passes.test.ts']), empty]);
   assert.notEqual(run.status, 0);
   assert.match(run.stderr, new RegExp(`no \\*\\.test\\.ts file in ${empty}`));
-  assert.equal(existsSync(join(results, 'summary.tap')), false, 'nothing ran');
+  assert.equal(existsSync(results) && readdirSync(results).some((name) => name.endsWith('.tap')), false, 'nothing ran');
   assert.ok(!run.lines.some((line) => /passed/.test(line)), `no closing line: ${run.lines.join('\n')}`);
 });
 
@@ -84,4 +99,23 @@ test('a run that leaves no summary fails without printing counts', (t) => {
   assert.notEqual(run.status, 0);
   assert.match(run.stderr, /the run left no test summary/);
   assert.ok(!run.lines.some((line) => /passed/.test(line)), `no closing line: ${run.lines.join('\n')}`);
+});
+
+test('a folder given as folder=2 runs two of its files at once; the others stay one at a time, and all are counted', (t) => {
+  const root = tempWorkspace(t, 'tandem-run-suites-');
+  const meet = join(root, 'meet');
+  mkdirSync(meet);
+  const together = suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts']);
+  const alone = suite(root, 'alone', ['passes.test.ts', 'fails.test.ts']);
+  const run = runSuites(join(root, 'results'), [`${together}=2`, alone], { MEET_DIR: meet, MEET_WAIT_MS: '20000' });
+  assert.deepEqual(run.lines.slice(-2), ['0 skipped, 0 todo, 0 cancelled (counted as failed)', '3 passed, 1 failed']);
+  assert.notEqual(run.status, 0);
+});
+
+test('the same files one at a time cannot meet: the concurrency is what the folder says', (t) => {
+  const root = tempWorkspace(t, 'tandem-run-suites-');
+  const meet = join(root, 'meet');
+  mkdirSync(meet);
+  const run = runSuites(join(root, 'results'), [suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts'])], { MEET_DIR: meet, MEET_WAIT_MS: '1000' });
+  assert.deepEqual(run.lines.slice(-1), ['1 passed, 1 failed']);
 });

@@ -38,6 +38,12 @@ export interface ConversationView {
   controls: ConfigControlView[];
   usage: UsageView | null;
   commands: CommandView[];
+  /**
+   * Where `commands` come from when not from the running agent: `lastRun`, the list it sent when
+   * it last ran here (its session is not up yet); `notStarted`, none known until it starts.
+   * Absent: the agent's own list (possibly empty).
+   */
+  commandsFrom?: 'lastRun' | 'notStarted';
   prompt: PromptSupportView;
   followAgent: boolean;
   /** The plan limits the agent reported (none: the agent reports none, nothing is shown). */

@@ -6,8 +6,10 @@
  */
 export const englishPanelStrings = {
   emptyState: 'Ask the agent anything about this workspace.',
-  emptyStateHint: 'Enter sends, Shift+Enter adds a line. Every JSON-RPC frame is in Tandem: Show Traffic.',
+  emptyStateHint: 'Enter sends, Shift+Enter adds a line, / lists the agent\'s commands. Every message to and from the agent is in Tandem: Show Traffic.',
   composerPlaceholder: 'Ask the agent (/ commands, @ files)',
+  commandsNotStarted: 'The agent lists its commands once it has started: send a message to start it.',
+  commandsFromLastRun: 'Commands from the agent\'s last run: it starts when you send.',
   composerLabel: 'Message to the agent. Enter sends, Shift+Enter adds a line, / for commands, @ to mention files',
   send: 'Send',
   sendTitle: 'Send (Enter)',

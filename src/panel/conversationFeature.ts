@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { HostToWebview, WebviewToHost } from '../contract/messages';
-import type { ConversationView, MentionView, PromptImageView, UsageView } from '../contract/conversationView';
+import type { CommandView, ConversationView, MentionView, PromptImageView, UsageView } from '../contract/conversationView';
 import { assertNever } from '../util/assertNever';
 import { CoalescedTask } from '../util/coalescedTask';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
@@ -12,6 +12,8 @@ import { LEGACY_MODEL_ID, SessionOptions } from '../conversation/sessionOptions'
 import type { SessionFactName } from '../thread/threadModel';
 import { commandViews, usageView } from '../usage/panel/usageView';
 import { SETTINGS } from '../contract/ids';
+import type { RecordStore } from '../permissions/recordStore';
+import { RememberedCommands, type RememberedCommandsRecord } from './rememberedCommands';
 
 /** The session facts this view shows (the title travels with the tabs). */
 const shownFacts: ReadonlySet<SessionFactName> = new Set<SessionFactName>(['usage', 'currentModeId', 'availableCommands', 'configOptions', 'rateLimits']);
@@ -29,6 +31,8 @@ export interface ConversationEditor {
   revealLocation?(path: string, line: number | null): void;
   /** Mirrors the usage meter (e.g. in the status bar). */
   showUsage?(usage: UsageView | null, agentName: string): void;
+  /** Where each agent's last list of slash commands is kept, for "/" before it has started. */
+  rememberedCommands?: RecordStore<RememberedCommandsRecord>;
 }
 
 export type ConversationMessage = Extract<WebviewToHost, { type: 'setSessionOption' | 'setFollowAgent' | 'requestMentions' | 'revokeGrant' | 'copyText' }>;
@@ -48,12 +52,14 @@ export class ConversationFeature implements Disposable {
   private lastRevealed = '';
   private readonly postTask = new CoalescedTask(POST_DELAY_MS, () => this.postConversation());
   private readonly subscriptions = new DisposableStore();
+  private readonly remembered: RememberedCommands | null;
 
   constructor(
     private readonly post: (message: HostToWebview) => void,
     private readonly editor: ConversationEditor = {},
     private readonly policy: PermissionPolicy | null = null,
   ) {
+    this.remembered = editor.rememberedCommands ? new RememberedCommands(editor.rememberedCommands) : null;
     if (policy) this.subscriptions.add(policy.onDidChange(() => this.postPermissions()));
   }
 
@@ -71,6 +77,7 @@ export class ConversationFeature implements Disposable {
       this.postTask.schedule();
     }));
     store.add(session.thread.onFactChanged((name) => {
+      if (name === 'availableCommands') this.rememberCommands(session);
       if (shownFacts.has(name)) this.postTask.schedule();
     }));
     store.add(session.thread.onToolCallLocated(({ locations }) => this.follow(locations)));
@@ -87,11 +94,29 @@ export class ConversationFeature implements Disposable {
     return {
       controls: this.options?.controls() ?? [],
       usage: session ? usageView(session.thread.facts.usage, session.lastPromptResponse) : null,
-      commands: commandViews(session?.thread.facts.availableCommands ?? []),
+      ...this.commands(session),
       prompt: session ? promptSupport(session) : { image: false, embeddedContext: false },
       followAgent: this.followAgent,
       rateLimits: session?.thread.facts.rateLimits ?? [],
     };
+  }
+
+  /**
+   * The agent's own commands once it listed them; before its session is up, those it listed when
+   * it last ran here (the agent starts with the first message), or none, said as such.
+   */
+  private commands(session: SessionController | null): Pick<ConversationView, 'commands' | 'commandsFrom'> {
+    const listed = commandViews(session?.thread.facts.availableCommands ?? []);
+    if (!session || listed.length > 0) return { commands: listed };
+    const phase = session.connectionView.phase;
+    if (phase !== 'idle' && phase !== 'starting') return { commands: listed };
+    const remembered: CommandView[] = this.remembered?.of(session.agent.id) ?? [];
+    return remembered.length > 0 ? { commands: remembered, commandsFrom: 'lastRun' } : { commands: [], commandsFrom: 'notStarted' };
+  }
+
+  private rememberCommands(session: SessionController): void {
+    const listed = commandViews(session.thread.facts.availableCommands);
+    if (listed.length > 0) this.remembered?.remember(session.agent.id, listed);
   }
 
   /**

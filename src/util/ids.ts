@@ -76,6 +76,7 @@ export const STORAGE_KEYS = {
   reviewOwners: 'tandem.review.owners',
   checkpointsIndex: 'tandem.checkpoints.index',
   usedInWorkspace: 'tandem.usedInWorkspace',
+  rememberedCommands: 'tandem.rememberedCommands',
 } as const;
 
 /** The SecretStorage name of an API key kept for an agent. */

@@ -3,8 +3,10 @@ import * as vscode from 'vscode';
 import type { MentionView, UsageView } from '../contract/conversationView';
 import { formatCost, usageDescription, usageLabel } from '../contract/usageText';
 import type { ConversationEditor } from '../panel/conversationFeature';
+import { isRememberedCommandsRecord } from '../panel/rememberedCommands';
+import { MementoList } from '../permissions/vscode/mementoList';
 import type { Logger } from '../util/logger';
-import { FOCUS_CHAT_COMMAND, USAGE_STATUS_ITEM } from '../contract/ids';
+import { FOCUS_CHAT_COMMAND, STORAGE_KEYS, USAGE_STATUS_ITEM } from '../contract/ids';
 
 const MAX_MENTIONS = 40;
 const MAX_MENTION_BYTES = 2 * 1024 * 1024;
@@ -145,5 +147,6 @@ export function createConversationEditor(context: vscode.ExtensionContext, logge
         .then(undefined, () => logger.debug(`[follow] could not open ${fsPath}`));
     },
     showUsage: (usage, agentName) => status.show(usage, agentName),
+    rememberedCommands: new MementoList(context.globalState, STORAGE_KEYS.rememberedCommands, isRememberedCommandsRecord),
   };
 }

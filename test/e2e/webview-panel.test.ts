@@ -123,6 +123,8 @@ describe('conversation controls in the panel', () => {
       emptyState: 'Frag den Agenten alles über diesen Arbeitsbereich.',
       emptyStateHint: 'Eingabe sendet, Umschalt+Eingabe fügt eine Zeile ein.',
       composerPlaceholder: 'Frag den Agenten (/ Befehle, @ Dateien)',
+      commandsNotStarted: 'Der Agent nennt seine Befehle, sobald er läuft: Sende eine Nachricht, um ihn zu starten.',
+      commandsFromLastRun: 'Befehle vom letzten Lauf des Agenten: Er startet, wenn du sendest.',
       composerLabel: 'Nachricht an den Agenten',
       send: 'Senden',
       sendTitle: 'Senden (Eingabe)',
@@ -140,6 +142,9 @@ describe('conversation controls in the panel', () => {
     await harness.post({ type: 'turnChanged', turn: { running: true } });
     await page.locator('#send-button', { hasText: german.stop }).waitFor({ timeout: 5_000 });
     assert.equal(await send.getAttribute('title'), german.stopTitle);
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commandsFrom: 'notStarted' }) });
+    await page.locator('#composer-input textarea').pressSequentially('/');
+    assert.equal(await page.locator('#command-hint').innerText(), german.commandsNotStarted);
     assert.deepEqual(harness.pageErrors, []);
   });
 
@@ -247,6 +252,33 @@ describe('conversation controls in the panel', () => {
       document.querySelector('#composer-input')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
     });
     assert.match(await images.innerText(), /cannot take images/);
+  });
+
+  test('a / typed before the agent has started says why nothing completes, or completes from its last run and says so', async (t) => {
+    const harness = await panel(t);
+    const input = harness.page.locator('#composer-input textarea');
+    const hint = harness.page.locator('#command-hint');
+    const labels = harness.page.locator('.completion-item .completion-label');
+    await harness.post({ type: 'snapshot', state: panelState([]) });
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commandsFrom: 'notStarted' }) });
+    await input.click();
+    await input.pressSequentially('/');
+    await hint.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.equal(await hint.innerText(), 'The agent lists its commands once it has started: send a message to start it.');
+    assert.deepEqual(await labels.allInnerTexts(), []);
+    await screenshot(harness.page, 'webview-commands-not-started');
+    const commands = [{ name: 'tour', description: 'The whole tour', inputHint: null }];
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands, commandsFrom: 'lastRun' }) });
+    await labels.first().waitFor({ timeout: 5_000 });
+    assert.deepEqual(await labels.allInnerTexts(), ['/tour']);
+    assert.equal(await hint.innerText(), "Commands from the agent's last run: it starts when you send.");
+    await screenshot(harness.page, 'webview-commands-last-run');
+    // The agent started and listed the same commands: they are its own now.
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands }) });
+    await hint.waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.deepEqual(await labels.allInnerTexts(), ['/tour']);
+    await input.press('Backspace');
+    assert.equal(await hint.isVisible(), false, 'no "/" typed, no word about commands');
   });
 
   test('a / typed before the agent reports its commands completes when they come; the same commands again keep the selection', async (t) => {

@@ -12,6 +12,7 @@
  *   ghost-permission     asks permission for a tool call it never announced
  *   hidden-text          asks for a write to a file named with a bidi override and a command padded with line breaks
  *   plan                 a plan, updated once
+ *   commands <names>     lists the named slash commands (available_commands_update), then says so
  *   malformed            writes a line that is not JSON, then answers normally
  *   crash                logs to stderr and exits with code 3 mid-turn
  *   spawn-children       starts two `sleep` grandchildren and replies with their pids
@@ -72,6 +73,12 @@ function coreScenarios(output: Writable, host: ScriptedAgentHost): Record<string
   return {
     async echo(client, sessionId, rest, signal) {
       return (await streamText(client, sessionId, `You said: ${rest}`, { chunkSize: 5, signal })) ? 'end_turn' : 'cancelled';
+    },
+    async commands(client, sessionId, rest) {
+      const availableCommands = rest.split(/\s+/).filter(Boolean).map((name) => ({ name, description: `The ${name} command` }));
+      await update(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands });
+      await update(client, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Listed ${availableCommands.length} commands.` } });
+      return 'end_turn';
     },
     async slow(client, sessionId, _rest, signal) {
       const text = Array.from({ length: 400 }, (_, i) => `w${i} `).join('');

@@ -90,7 +90,7 @@ export class ComposerView {
    * leave the list and its selection as they are.
    */
   private commandsArrived(): void {
-    const commands = JSON.stringify(this.conversation.view.commands);
+    const commands = JSON.stringify([this.conversation.view.commandsFrom ?? null, this.conversation.view.commands]);
     if (commands === this.shownCommands) return;
     this.shownCommands = commands;
     if (this.trigger?.char === '/' && document.activeElement === this.input) this.updateCompletion();
@@ -198,8 +198,17 @@ export class ComposerView {
   private updateHint(): void {
     const match = /^\/(\S+)\s/.exec(this.input.value);
     const command = match ? this.conversation.view.commands.find((candidate) => candidate.name === match[1]) : undefined;
-    this.hint.hidden = !command;
-    this.hint.textContent = command ? `/${command.name}: ${command.description}${command.inputHint ? ` (input: ${command.inputHint})` : ''}` : '';
+    const text = command ? `/${command.name}: ${command.description}${command.inputHint ? ` (input: ${command.inputHint})` : ''}` : this.commandsNote();
+    this.hint.hidden = text === '';
+    this.hint.textContent = text;
+  }
+
+  /** While "/" completes and the agent has not started: where the commands shown come from, or why there are none. */
+  private commandsNote(): string {
+    if (this.trigger?.char !== '/') return '';
+    const from = this.conversation.view.commandsFrom;
+    if (from === 'lastRun') return panelStrings.commandsFromLastRun;
+    return from === 'notStarted' ? panelStrings.commandsNotStarted : '';
   }
 
   private async takeFiles(event: Event, files: File[]): Promise<void> {

@@ -3,17 +3,14 @@
 // its card, plan limits by the meter, Steer on a queued message, and a failed start's banner.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ConversationView } from '../../src/contract/conversationView';
 import type { ThreadEntry } from '../../src/thread/entries';
-import { panelState, toolEntry } from '../support/panelFixtures';
+import { conversationView, panelState, toolEntry } from '../support/panelFixtures';
 import { panelPerTest } from '../support/panelPerTest';
 import { screenshot } from '../support/workbench';
 
 const panel = panelPerTest();
 
-const conversation = (patch: Partial<ConversationView>): ConversationView => ({
-  controls: [], usage: null, commands: [], prompt: { image: false, embeddedContext: false }, followAgent: false, ...patch,
-});
+const conversation = conversationView;
 
 const subagentEntries: ThreadEntry[] = [
   { kind: 'user', id: 'u1', text: 'fix the parser' },

@@ -5,14 +5,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ThreadEntry } from '../../src/thread/entries';
-import type { ConversationView } from '../../src/contract/conversationView';
 import type { PanelStrings } from '../../src/contract/panelStrings';
 import { ChatPresenter } from '../../src/panel/chatPresenter';
 import { ChangeLedger } from '../../src/review/changeLedger';
 import { hostileContent } from '../support/hostileContent';
 import { ledgerReviewSource } from '../support/ledgerReviewSource';
 import type { PanelHarness } from '../support/panelHarness';
-import { HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
+import { conversationView, HOSTILE_INLINE, HOSTILE_MARKDOWN, HUGE_MARKDOWN, panelState, toolEntry } from '../support/panelFixtures';
 import { scriptedDefinition, scriptedEnvironment, tempWorkspace } from '../support/sessionBuilders';
 import { MemoryGrantStore, PermissionPolicy } from '../../src/permissions/permissionPolicy';
 import { panelPerTest } from '../support/panelPerTest';
@@ -113,9 +112,7 @@ describe('hostile agent content in the panel', () => {
   });
 });
 
-const conversation = (patch: Partial<ConversationView>): ConversationView => ({
-  controls: [], usage: null, commands: [], prompt: { image: false, embeddedContext: false }, followAgent: false, ...patch,
-});
+const conversation = conversationView;
 
 describe('conversation controls in the panel', () => {
   test('the empty state, the message box and Send / Stop show the texts the host translated', async (t) => {
@@ -252,33 +249,6 @@ describe('conversation controls in the panel', () => {
       document.querySelector('#composer-input')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
     });
     assert.match(await images.innerText(), /cannot take images/);
-  });
-
-  test('a / typed before the agent has started says why nothing completes, or completes from its last run and says so', async (t) => {
-    const harness = await panel(t);
-    const input = harness.page.locator('#composer-input textarea');
-    const hint = harness.page.locator('#command-hint');
-    const labels = harness.page.locator('.completion-item .completion-label');
-    await harness.post({ type: 'snapshot', state: panelState([]) });
-    await harness.post({ type: 'conversationChanged', conversation: conversation({ commandsFrom: 'notStarted' }) });
-    await input.click();
-    await input.pressSequentially('/');
-    await hint.waitFor({ state: 'visible', timeout: 5_000 });
-    assert.equal(await hint.innerText(), 'The agent lists its commands once it has started: send a message to start it.');
-    assert.deepEqual(await labels.allInnerTexts(), []);
-    await screenshot(harness.page, 'webview-commands-not-started');
-    const commands = [{ name: 'tour', description: 'The whole tour', inputHint: null }];
-    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands, commandsFrom: 'lastRun' }) });
-    await labels.first().waitFor({ timeout: 5_000 });
-    assert.deepEqual(await labels.allInnerTexts(), ['/tour']);
-    assert.equal(await hint.innerText(), "Commands from the agent's last run: it starts when you send.");
-    await screenshot(harness.page, 'webview-commands-last-run');
-    // The agent started and listed the same commands: they are its own now.
-    await harness.post({ type: 'conversationChanged', conversation: conversation({ commands }) });
-    await hint.waitFor({ state: 'hidden', timeout: 5_000 });
-    assert.deepEqual(await labels.allInnerTexts(), ['/tour']);
-    await input.press('Backspace');
-    assert.equal(await hint.isVisible(), false, 'no "/" typed, no word about commands');
   });
 
   test('a / typed before the agent reports its commands completes when they come; the same commands again keep the selection', async (t) => {

@@ -1,7 +1,13 @@
 // Panel states for browser tests and benchmarks of the webview: plain view-model data.
+import { emptyConversation, type ConversationView } from '../../src/contract/conversationView';
 import type { PanelState } from '../../src/contract/viewModel';
 import type { ThreadEntry, ToolCallView } from '../../src/thread/entries';
 import { newToolCallView } from '../../src/thread/toolCallMapping';
+
+/** The conversation controls' view with `patch` over the empty one. */
+export function conversationView(patch: Partial<ConversationView>): ConversationView {
+  return { ...emptyConversation, ...patch };
+}
 
 export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = {}): PanelState {
   return {

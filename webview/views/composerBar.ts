@@ -59,6 +59,18 @@ function renderPicker(control: ConfigControlView, post: PostToHost): HTMLElement
   return el('label', { class: `config-control${control.pending ? ' pending' : ''}` }, el('span', { class: 'config-name visually-hidden' }, control.name), select);
 }
 
+const FOLLOW_DETAIL = 'open each file it touches in the editor';
+const PERMISSIONS_DETAIL = 'what is allowed without asking';
+
+/**
+ * An icon button's name in words, shown over it while it is hovered or has the keyboard focus
+ * (a native title would show a second tooltip on hover and none on focus; screen readers read
+ * the button's aria-label and aria-description).
+ */
+function iconTip(text: string): HTMLElement {
+  return el('span', { class: 'icon-tip', 'aria-hidden': 'true' }, text);
+}
+
 /**
  * The row under the message box: the session's pickers (mode, model, thought level first), the
  * "follow the agent" toggle, the permissions button and the context meter.
@@ -74,9 +86,9 @@ export class ComposerBar {
   private readOnly = false;
 
   constructor(private readonly post: PostToHost, private readonly conversation: ConversationStore, onTogglePermissions: () => void) {
-    this.follow = el('button', { class: 'icon-toggle', id: 'follow-agent', 'aria-pressed': 'false', title: 'Follow the agent: open each file it touches in the editor', 'aria-label': 'Follow the agent' }, icon('eye'));
+    this.follow = el('button', { class: 'icon-toggle', id: 'follow-agent', 'aria-pressed': 'false', 'aria-label': 'Follow the agent', 'aria-description': FOLLOW_DETAIL }, icon('eye'), iconTip(`Follow the agent: ${FOLLOW_DETAIL}`));
     this.follow.addEventListener('click', () => post({ type: 'setFollowAgent', enabled: this.follow.getAttribute('aria-pressed') !== 'true' }));
-    this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', title: 'Permissions: what is allowed without asking', 'aria-label': 'Permissions' }, icon('shield'));
+    this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', 'aria-label': 'Permissions', 'aria-description': PERMISSIONS_DETAIL }, icon('shield'), iconTip(`Permissions: ${PERMISSIONS_DETAIL}`));
     this.permissionsButton.addEventListener('click', onTogglePermissions);
     // The two toggles wrap together, never one at the end of a line and one at the start of the next.
     this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), el('span', { class: 'bar-tools' }, this.follow, this.permissionsButton), this.rateLimits.element, this.usage);

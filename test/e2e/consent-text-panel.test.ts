@@ -72,7 +72,7 @@ describe('consent text in the panel, 300 px wide', () => {
     assert.ok(!(await write.innerText()).includes('\u202E'), 'no override reaches the card to reorder what it shows');
     assert.equal((await write.locator('.tool-title').innerText()).trim(), `Write ${escaped}`);
     assert.equal((await write.locator('.location-link').innerText()).trim(), escaped);
-    assert.equal((await write.locator('.permission-prompt').innerText()).trim(), `The agent wants to change ${escaped}.`);
+    assert.equal((await write.locator('.permission-prompt').innerText()).trim(), `The agent wants to create ${escaped}.`, "the diff is from nothing: it makes the file");
     assert.ok((await write.locator('.permission .diff-path').innerText()).includes(`${escaped} (new file)`), 'the diff names the file escaped');
     const options = await write.locator('.permission-options vscode-button').allTextContents();
     assert.equal(options.length, 3);

@@ -178,7 +178,7 @@ export class TerminalPane {
       state.cwd ? el('span', { class: 'terminal-cwd', title: state.cwd }, icon('folder'), ` ${state.cwd}`) : null,
       this.interactive ? this.elapsedNode : null,
       state.truncated ? el('span', { class: 'terminal-truncated', title: 'Earlier output was dropped to stay within the output limit' }, 'truncated') : null,
-      state.released ? el('span', { class: 'terminal-released', title: 'The agent released this terminal' }, 'released') : null);
+      state.released ? el('span', { class: 'terminal-released', title: 'The agent closed this terminal; its output stays here' }, 'closed') : null);
     this.header.replaceChildren(
       el('div', { class: 'terminal-title' },
         icon('terminal'),

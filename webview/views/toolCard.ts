@@ -158,10 +158,13 @@ function permissionQuestion(tool: ToolCallView, paths: WorkspacePaths): (string 
   if (tool.toolKind === 'execute') return ['The agent wants to run this command:'];
   const verb = fileVerbs[tool.toolKind];
   if (!verb) return ['The agent asks for permission.'];
-  const path = tool.content.find((content) => content.type === 'diff')?.path ?? tool.locations[0]?.path;
-  if (!path) return [`The agent wants to ${verb} a file.`];
+  const diff = tool.content.find((content) => content.type === 'diff');
+  const path = diff?.path ?? tool.locations[0]?.path;
+  // A diff from nothing makes a file: that is creating it, not changing it.
+  const action = verb === 'change' && diff && diff.oldText === null ? 'create' : verb;
+  if (!path) return [`The agent wants to ${action} a file.`];
   const name = paths.label(path);
-  return [`The agent wants to ${verb} `, fileName(name.label), `${name.outside ? ', outside the workspace' : ''}.`];
+  return [`The agent wants to ${action} `, fileName(name.label), `${name.outside ? ', outside the workspace' : ''}.`];
 }
 
 /**

@@ -62,7 +62,10 @@ export async function freshConversation(panel: Frame): Promise<void> {
   await openNewTab(panel);
   const tabs = panel.locator('#tabs-bar .tab');
   for (let open = await tabs.count(); open > 1; open--) {
-    await panel.locator('#tabs-bar .tab:not(.active) .tab-close').first().click();
+    // A tab shows its close button under the mouse, as a user reaches it.
+    const other = panel.locator('#tabs-bar .tab:not(.active)').first();
+    await other.hover();
+    await other.locator('.tab-close').click();
     await tabs.nth(open - 1).waitFor({ state: 'detached', timeout: 15_000 });
   }
 }

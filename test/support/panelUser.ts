@@ -55,6 +55,22 @@ export async function openNewTab(panel: Frame): Promise<void> {
 }
 
 /**
+ * A new conversation in front and every other tab closed: tests that share a workbench with
+ * earlier ones start from one empty thread, as in a workbench of their own.
+ */
+export async function freshConversation(panel: Frame): Promise<void> {
+  await openNewTab(panel);
+  const tabs = panel.locator('#tabs-bar .tab');
+  for (let open = await tabs.count(); open > 1; open--) {
+    // A tab shows its close button under the mouse, as a user reaches it.
+    const other = panel.locator('#tabs-bar .tab:not(.active)').first();
+    await other.hover();
+    await other.locator('.tab-close').click();
+    await tabs.nth(open - 1).waitFor({ state: 'detached', timeout: 15_000 });
+  }
+}
+
+/**
  * Opens the palette, types the command's title and accepts its row, without waiting for the
  * palette to close: many commands open a quick pick or a dialog of their own.
  */

@@ -1,10 +1,12 @@
 // One real VS Code with Tandem in it, for a test file: a workspace copied into a temp folder,
 // code-server with the packaged .vsix, Chromium on the workbench, and the panel's webview frame.
-// Every code-server test file starts one of these in `before` and closes it in `after`.
+// Every code-server test file starts one of these in `before` and closes it in `after`,
+// itself or through sharedWorkbench.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { REPO_ROOT, startCodeServer, type CodeServer, type CodeServerOptions } from './code-server';
 import { launchBrowser, openWorkbench, webviewFrame, type WorkbenchBrowser } from './workbench';
@@ -69,4 +71,23 @@ export async function openTandemWorkbench(where: TempWorkspace, options: TandemW
     await close();
     throw error;
   }
+}
+
+/**
+ * One workbench for a whole test file whose describes live in sibling modules: opened by `open`
+ * in the file's `before`, closed in its `after`. The getter hands it to those describes' hooks
+ * and tests.
+ */
+export function sharedWorkbench(open: () => Promise<TandemWorkbench>): () => TandemWorkbench {
+  let tandem: TandemWorkbench | undefined;
+  before(async () => {
+    tandem = await open();
+  });
+  after(async () => {
+    await tandem?.close();
+  });
+  return () => {
+    assert.ok(tandem, 'the workbench is open');
+    return tandem;
+  };
 }

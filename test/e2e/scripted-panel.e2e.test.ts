@@ -1,11 +1,12 @@
-// The panel with the scripted agent in an empty workspace, in one real VS Code: chunks loaded on
-// demand under the real CSP, a registry listing with a loader variable, and the panel by keyboard
-// and at a narrow side bar. One code-server start serves them all; each describe lives in
-// scripted-panel/ (not *.test.ts, so the runner does not start it alone).
+// The panel with the scripted agent in an empty workspace, in one real VS Code: "/" before the
+// agent has started, chunks loaded on demand under the real CSP, and a registry listing with a
+// loader variable. One code-server start serves them all; each describe lives in scripted-panel/
+// (not *.test.ts, so the runner does not start it alone). The keyboard checks keep a code-server
+// of their own (panel-keyboard.e2e): they count turns and badges from a fresh window.
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { openTandemWorkbench, sharedWorkbench, tempWorkspace } from '../support/tandemWorkbench';
+import { describeFirstCommands } from './scripted-panel/firstCommands';
 import { describeLazyChunks } from './scripted-panel/lazyChunks';
-import { describePanelKeyboard } from './scripted-panel/panelKeyboard';
 import { describeRegistryLoader, REGISTRY_LOADER_SETTINGS } from './scripted-panel/registryLoader';
 
 const workbench = sharedWorkbench(() => {
@@ -19,9 +20,8 @@ const workbench = sharedWorkbench(() => {
   });
 });
 
-// In this order: the chunk checks need a panel that has loaded no chunk yet, the registry checks
-// leave the panel alone, and the keyboard checks start a conversation of their own and end on a
-// high-contrast theme.
+// In this order: the first commands need an agent not started yet (typing "/" loads no chunk),
+// the chunk checks need a panel that has loaded no chunk yet, the registry checks leave the panel alone.
+describeFirstCommands(workbench);
 describeLazyChunks(workbench);
 describeRegistryLoader(workbench);
-describePanelKeyboard(workbench);

@@ -177,7 +177,7 @@ describe('the panel by keyboard and at a narrow side bar, in code-server', () =>
     assert.ok(tandem);
     const theme = THEMES.find((candidate) => candidate.name === 'high-contrast-light');
     assert.ok(theme);
-    await useTheme(tandem.server, page, theme);
+    await useTheme(tandem.server, page, panel, theme);
     const report = await auditPanel(panel);
     await screenshot(page, 'e2e-panel-hc-light');
     console.log(report.summary.join('\n'));

@@ -1,6 +1,6 @@
 // The panel's webview bundle in Chromium with the extension's CSP, driven by host messages:
 // hostile agent text stays inert, and the conversation controls behave. No VS Code here (see
-// panel.e2e.test.ts for that); this is the fast, exhaustive layer.
+// gemini-workbench.e2e.test.ts for that); this is the fast, exhaustive layer.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';

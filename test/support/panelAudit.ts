@@ -42,10 +42,10 @@ export function describeViolations(violations: readonly Result[]): string {
 
 /** The editor's own default themes (ids as settings.json names them in VS Code 1.139). */
 export const THEMES = [
-  { name: 'light', setting: 'Light 2026', workbenchClass: 'vs' },
-  { name: 'dark', setting: 'Dark 2026', workbenchClass: 'vs-dark' },
-  { name: 'high-contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black' },
-  { name: 'high-contrast-light', setting: 'Default High Contrast Light', workbenchClass: 'hc-light' },
+  { name: 'light', setting: 'Light 2026', workbenchClass: 'vs', webviewKind: 'vscode-light' },
+  { name: 'dark', setting: 'Dark 2026', workbenchClass: 'vs-dark', webviewKind: 'vscode-dark' },
+  { name: 'high-contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black', webviewKind: 'vscode-high-contrast' },
+  { name: 'high-contrast-light', setting: 'Default High Contrast Light', workbenchClass: 'hc-light', webviewKind: 'vscode-high-contrast-light' },
 ] as const;
 
 export type Theme = (typeof THEMES)[number];
@@ -53,10 +53,12 @@ export type Theme = (typeof THEMES)[number];
 /**
  * Switches the colour theme the way a user edits settings.json: in the editor, saved. (The
  * palette's theme picker also searches the marketplace and fails offline; a write behind the
- * editor's back is not picked up.)
+ * editor's back is not picked up.) Resolves once the panel (`panel`, its webview frame) has the theme's colours.
  */
-export async function useTheme(server: CodeServer, page: Page, theme: Theme): Promise<void> {
-  if (await page.locator(`.monaco-workbench.${theme.workbenchClass}`).count() > 0) return;
+export async function useTheme(server: CodeServer, page: Page, panel: Frame, theme: Theme): Promise<void> {
+  // The webview host sets the theme's kind on the panel's body in the same step as its colour variables.
+  const painted = panel.locator(`body[data-vscode-theme-kind="${theme.webviewKind}"]`);
+  if (await page.locator(`.monaco-workbench.${theme.workbenchClass}`).count() > 0) return painted.waitFor({ state: 'attached', timeout: 10_000 });
   const settings = JSON.parse(readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
   // Away from the panel first: the palette helper's Escape would otherwise stop the agent's turn.
   await page.locator('.part.editor').click();
@@ -70,7 +72,7 @@ export async function useTheme(server: CodeServer, page: Page, theme: Theme): Pr
   await page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor({ timeout: 20_000 });
   await runCommand(page, 'View: Close Editor');
   // The webview gets the theme's variables a moment after the workbench repaints.
-  await page.waitForTimeout(600);
+  await painted.waitFor({ state: 'attached', timeout: 10_000 });
 }
 
 /** What has the keyboard focus in the panel, in words (the shadow host for the panel's web components). */

@@ -28,7 +28,7 @@ export interface ReviewFileView {
 
 export interface ReviewView {
   files: ReviewFileView[];
-  /** Something was undone that "Undo last undo" can bring back. */
+  /** Something was undone that "Redo" can bring back. */
   canRedo: boolean;
   /**
    * The panel's own review state for the conversation in front: a review source leaves it out,

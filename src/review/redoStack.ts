@@ -25,7 +25,7 @@ export function redoFile(facts: RedoFacts, entry: FileChange, hunks: RedoFile['h
   return { ...facts, after: entry.current.text, base: baseIsAfter ? null : entry.base.text, baseIsAfter, hunks };
 }
 
-/** The undos "Undo last undo" can bring back, newest last, bounded in count and in the text they keep. */
+/** The undos "Redo" can bring back, newest last, bounded in count and in the text they keep. */
 export class RedoStack {
   private readonly undos: RedoEntry[];
 

@@ -58,7 +58,7 @@ export class ChangesBar {
   private actions(review: ReviewView, reviewed: number): HTMLElement {
     const requestReview = this.requestReview;
     const actions = el('div', { class: 'changes-actions' });
-    if (review.canRedo) actions.append(button('Undo last undo', { icon: 'redo', secondary: true, onClick: () => requestReview('redoUndo') }));
+    if (review.canRedo) actions.append(button('Redo', { icon: 'redo', secondary: true, title: 'Bring back the agent change you last undid', onClick: () => requestReview('redoUndo') }));
     if (review.files.length === 0) return actions;
     actions.append(
       button('Review', { icon: 'diff-multiple', secondary: true, title: 'Open all pending changes in a multi-file diff', onClick: () => requestReview('openReview') }),

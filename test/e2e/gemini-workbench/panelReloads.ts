@@ -64,7 +64,7 @@ export function registerPanelReloadTests(workbench: WorkbenchGetter): void {
       await screenshot(page, 'e2e-review-after-reload');
       await panel.locator('#changes-bar').getByRole('button', { name: 'Undo all' }).click();
       await waitForDisk(async () => readFileSync(file, 'utf8') === 'alpha\nbeta\n');
-      // The review lets go of the change too (the bar stays, offering "Undo last undo").
+      // The review lets go of the change too (the bar stays, offering "Redo").
       await explainTimeout(page, panel, panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 30_000 }), 'after Undo all the review still held a change');
       await runCommand(page, 'Close All Editors');
 

@@ -151,7 +151,7 @@ export function registerPanelTurnTests(workbench: WorkbenchGetter): void {
       assert.equal(readFileSync(file, 'utf8'), expected);
       // Nothing is pending; what was undone can still be brought back.
       await panel.locator('#changes-bar .changes-summary', { hasText: 'No pending changes' }).waitFor({ timeout: 10_000 });
-      assert.equal(await panel.locator('#changes-bar').getByRole('button', { name: 'Undo last undo' }).count(), 1);
+      assert.equal(await panel.locator('#changes-bar').getByRole('button', { name: 'Redo', exact: true }).count(), 1);
     });
 
     test('Tandem: Show Traffic shows the redacted JSON-RPC frames', { timeout: 60_000 }, async () => {

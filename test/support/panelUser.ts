@@ -119,8 +119,8 @@ export async function saveUserSettings(page: Page, userDataDir: string, change: 
   const file = join(userDataDir, 'User', 'settings.json');
   const next = change(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   await startFromPalette(page, 'Preferences: Open User Settings (JSON)');
-  // VS Code opens it in a modal editor (or a tab where modal editors are off).
-  const editor = page.locator('.monaco-modal-editor-block .monaco-editor .view-lines, .editor-group-container.active .monaco-editor .view-lines').first();
+  // VS Code opens it in a modal editor (or a tab where modal editors are off), over any editor already open: the one named settings.json.
+  const editor = page.locator('.editor-instance[aria-label^="settings.json,"] .monaco-editor .view-lines').first();
   await editor.waitFor({ timeout: 15_000 });
   await editor.click();
   await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify(next, null, 2));

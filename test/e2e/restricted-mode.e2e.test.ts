@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { closeModalEditor, processesWithArgument, readOutputChannel, send, startFromPalette, turnEnd } from '../support/panelUser';
+import { closeModalEditor, pickAgent, processesWithArgument, readOutputChannel, send, startFromPalette, turnEnd } from '../support/panelUser';
 import { openTandemWorkbench, SAMPLE_WORKSPACE, tempWorkspace, type TandemWorkbench } from '../support/tandemWorkbench';
 import { screenshot } from '../support/workbench';
 
@@ -77,8 +77,8 @@ describe('Restricted Mode in code-server', () => {
     await panel.locator('#connection-banner.phase-restricted').waitFor({ state: 'hidden', timeout: 30_000 });
     // The trust editor opened over the window; close it to get back to the panel.
     await closeModalEditor(page);
-    await panel.locator('#agent-picker').click();
-    await panel.locator('#agent-picker li.option', { hasText: 'Demo agent (offline)' }).click();
+    // Picking the agent starts it (trust given, the pick counts as use): the test waits until it is ready.
+    await pickAgent(panel, 'Demo agent (offline)');
     const ended = await panel.locator('.turn-ended').count();
     await send(panel, 'What is in this workspace?');
     const allow = panel.locator('.tool-card .permission-options').getByRole('button', { name: 'Allow', exact: true });

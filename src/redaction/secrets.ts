@@ -7,6 +7,7 @@
  * secret-looking name or a place (URL password, Authorization header) that only credentials fill.
  */
 import { isAwsSecretKey, openAwsSecretKeyStart } from './awsSecretKey';
+import { addPrivateKeys, lastMatchAt, opensPrivateKey, PEM_BEGIN, PEM_END } from './privateKeys';
 import { isSecretKey, isSecretName, QUERY_SECRET_NAMES } from './secretNames';
 
 export { isSecretKey, isSecretName };
@@ -135,51 +136,6 @@ function searchRule(text: string, { pattern, group, accept }: Rule, found: TextR
     else if (group > 0 && span) pattern.lastIndex = Math.max(match.index + 1, span[0]);
     if (match[0].length === 0) pattern.lastIndex++;
   }
-}
-
-const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
-const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
-const LINE_BREAK = /(\r?\n|\\r?\\n)/;
-const KEY_BODY_LINE = /^[ \t]*(?:[A-Za-z0-9+/=]{16,})?[ \t]*$/;
-/** How far above an END line its body is looked for when its BEGIN is not in the text. */
-const KEY_BODY_REACH = 16 * 1024;
-
-/** Where the body of a key above `endAt` starts (its base64 lines) when its BEGIN line is not in the text. */
-function keyBodyAbove(text: string, endAt: number, notBefore: number): number {
-  const from = Math.max(notBefore, endAt - KEY_BODY_REACH);
-  // Line, break, line, ... : walked back over whole lines while they are key body.
-  const pieces = text.slice(from, endAt).split(LINE_BREAK);
-  let cursor = endAt;
-  let start = endAt;
-  for (let index = pieces.length - 1; index >= 0; index -= 2) {
-    const line = pieces[index] ?? '';
-    if (!KEY_BODY_LINE.test(line)) break;
-    cursor -= line.length;
-    if (line.trim()) start = cursor;
-    cursor -= pieces[index - 1]?.length ?? 0;
-  }
-  return start;
-}
-
-/** PEM private keys, across real or escaped (`\n`) newlines; a key cut off before END is still a key. */
-function addPrivateKeys(text: string, found: TextRange[]): void {
-  let searchFrom = 0;
-  // The next BEGIN is looked up again only once the one found is used up, so that many END
-  // lines without BEGIN lines cost one pass, not one pass each.
-  PEM_BEGIN.lastIndex = 0;
-  let begin = PEM_BEGIN.exec(text);
-  PEM_END.lastIndex = 0;
-  for (let end = PEM_END.exec(text); end; end = PEM_END.exec(text)) {
-    const opened = begin !== null && begin.index < end.index;
-    const bodyStart = begin && opened ? begin.index + begin[0].length : keyBodyAbove(text, end.index, searchFrom);
-    if (end.index > bodyStart) found.push({ start: bodyStart, end: end.index });
-    searchFrom = PEM_END.lastIndex;
-    if (opened) {
-      PEM_BEGIN.lastIndex = searchFrom;
-      begin = PEM_BEGIN.exec(text);
-    }
-  }
-  if (begin && begin.index >= searchFrom) found.push({ start: begin.index + begin[0].length, end: text.length });
 }
 
 function merged(ranges: TextRange[]): TextRange[] {
@@ -314,19 +270,8 @@ export function searchStart(text: string, fresh: number): number {
   return keyAt > lastMatchAt(PEM_END, head) ? Math.min(keyAt, lineBreak) : lineBreak;
 }
 
-function lastMatchAt(pattern: RegExp, text: string): number {
-  let index = -1;
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) index = match.index;
-  return index;
-}
-
 /** A key printed over several log lines is dropped line by line until its END line, within a bound. */
 const MAX_KEY_LINES = 200;
-
-function opensPrivateKey(text: string): boolean {
-  return lastMatchAt(PEM_BEGIN, text) > lastMatchAt(PEM_END, text);
-}
 
 /**
  * Redacts a stream of lines (a log): one line at a time, except that a private key whose BEGIN

@@ -60,6 +60,13 @@ function runSuites(results: string, folders: string[], extraEnv: Record<string, 
   return { status: run.status, lines: run.stdout.trimEnd().split('\n'), stderr: run.stderr };
 }
 
+/** runSuites with the meeting files' folder under `root`, each file waiting `waitMs` for the other. */
+function runMeeting(root: string, folders: string[], waitMs: number): Run {
+  const meet = join(root, 'meet');
+  mkdirSync(meet);
+  return runSuites(join(root, 'results'), folders, { MEET_DIR: meet, MEET_WAIT_MS: String(waitMs) });
+}
+
 test('cancelled tests count as failed and skipped ones are printed apart from the passes', (t) => {
   const root = tempWorkspace(t, 'tandem-run-suites-');
   const run = runSuites(join(root, 'results'), [suite(root, 'a', ['passes.test.ts', 'fails.test.ts']), suite(root, 'b', ['cancelled.test.ts', 'skipped.test.ts', 'todo.test.ts'])]);
@@ -103,19 +110,15 @@ test('a run that leaves no summary fails without printing counts', (t) => {
 
 test('a folder given as folder=2 runs two of its files at once; the others stay one at a time, and all are counted', (t) => {
   const root = tempWorkspace(t, 'tandem-run-suites-');
-  const meet = join(root, 'meet');
-  mkdirSync(meet);
   const together = suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts']);
   const alone = suite(root, 'alone', ['passes.test.ts', 'fails.test.ts']);
-  const run = runSuites(join(root, 'results'), [`${together}=2`, alone], { MEET_DIR: meet, MEET_WAIT_MS: '20000' });
+  const run = runMeeting(root, [`${together}=2`, alone], 20_000);
   assert.deepEqual(run.lines.slice(-2), ['0 skipped, 0 todo, 0 cancelled (counted as failed)', '3 passed, 1 failed']);
   assert.notEqual(run.status, 0);
 });
 
 test('the same files one at a time cannot meet: the concurrency is what the folder says', (t) => {
   const root = tempWorkspace(t, 'tandem-run-suites-');
-  const meet = join(root, 'meet');
-  mkdirSync(meet);
-  const run = runSuites(join(root, 'results'), [suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts'])], { MEET_DIR: meet, MEET_WAIT_MS: '1000' });
+  const run = runMeeting(root, [suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts'])], 1_000);
   assert.deepEqual(run.lines.slice(-1), ['1 passed, 1 failed']);
 });

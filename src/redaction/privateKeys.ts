@@ -2,7 +2,7 @@
  * PEM private keys in free text, for findSecrets: the body between BEGIN and END lines, across real
  * or escaped (`\n`) newlines, or the base64 lines above an END whose BEGIN is not in the text.
  */
-import type { TextRange } from './secrets';
+import type { TextRange } from './textRange';
 
 export const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
 export const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;

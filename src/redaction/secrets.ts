@@ -9,15 +9,13 @@
 import { isAwsSecretKey, openAwsSecretKeyStart } from './awsSecretKey';
 import { addPrivateKeys, lastMatchAt, opensPrivateKey, PEM_BEGIN, PEM_END } from './privateKeys';
 import { isSecretKey, isSecretName, QUERY_SECRET_NAMES } from './secretNames';
+import type { TextRange } from './textRange';
 
 export { isSecretKey, isSecretName };
 
 export const REDACTED = '«redacted»';
 
-export interface TextRange {
-  readonly start: number;
-  readonly end: number;
-}
+export type { TextRange };
 
 /** Vendor formats: the whole match is the credential. */
 const VENDOR_SHAPES = [

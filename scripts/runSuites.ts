@@ -1,7 +1,10 @@
-// `node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]...`: the test run of scripts/test.sh.
-// Runs every FOLDER/*.test.ts, one file at a time unless the folder says `=N` (N files at once),
-// and closes with a plain `N passed, M failed` line read from this run's own TAP summaries.
-// Consecutive folders with the same N go in one node:test run, in the order given. The closing
+// `node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]|--gate=CMD...`: the test run of
+// scripts/test.sh. Runs every FOLDER/*.test.ts, one file at a time unless the folder says `=N` (N
+// files at once), and closes with a plain `N passed, M failed` line read from this run's own TAP
+// summaries. Consecutive folders with the same N go in one node:test run, in the order given. A
+// `--gate=CMD` is a shell command that must succeed before the folders after it run (test.sh waits
+// there for the code-server install it started in the background); if it fails, the run stops
+// with an error and no closing line. The
 // line must not lie: a cancelled test (a timeout, a file that never finished) counts as failed,
 // skipped and todo tests are printed apart from the passes, a folder with no test file is an error
 // rather than a suite silently dropped, and a summary left by an earlier run can never be read as
@@ -44,13 +47,27 @@ function folderOf(argument: string): { folder: string; concurrency: number } {
   return { folder, concurrency: count === undefined ? 1 : Math.max(1, Number(count)) };
 }
 
-/** Consecutive folders with the same concurrency, as one node:test run each. */
-function groupsOf(argumentsGiven: string[]): { folders: string[]; concurrency: number }[] {
-  const groups: { folders: string[]; concurrency: number }[] = [];
-  for (const { folder, concurrency } of argumentsGiven.map(folderOf)) {
+interface Group {
+  folders: string[];
+  concurrency: number;
+  /** A command that must succeed before this group runs. */
+  gate?: string;
+}
+
+/** Consecutive folders with the same concurrency and no gate between them, as one node:test run each. */
+function groupsOf(argumentsGiven: string[]): Group[] {
+  const groups: Group[] = [];
+  let gate: string | undefined;
+  for (const argument of argumentsGiven) {
+    if (argument.startsWith('--gate=')) {
+      gate = argument.slice('--gate='.length);
+      continue;
+    }
+    const { folder, concurrency } = folderOf(argument);
     const last = groups.at(-1);
-    if (last?.concurrency === concurrency) last.folders.push(folder);
-    else groups.push({ folders: [folder], concurrency });
+    if (last?.concurrency === concurrency && gate === undefined) last.folders.push(folder);
+    else groups.push({ folders: [folder], concurrency, gate });
+    gate = undefined;
   }
   return groups;
 }
@@ -73,8 +90,8 @@ function runGroup(files: string[], concurrency: number, summary: string): { stat
 
 function main(): number {
   const [results, ...folders] = process.argv.slice(2);
-  if (!results || folders.length === 0) {
-    console.error('usage: node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]...');
+  if (!results || folders.length === 0 || folders.at(-1)?.startsWith('--gate=')) {
+    console.error('usage: node --import tsx scripts/runSuites.ts RESULTS_DIR FOLDER[=N]|--gate=CMD...');
     return 2;
   }
   const groups = groupsOf(folders).map((group) => ({ ...group, ...suiteFiles(group.folders) }));
@@ -88,6 +105,10 @@ function main(): number {
   const total: Counts = { pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
   let failedRun = false;
   for (const [index, group] of groups.entries()) {
+    if (group.gate !== undefined && spawnSync('bash', ['-c', group.gate], { stdio: 'inherit' }).status !== 0) {
+      console.error(`error: ${group.gate} failed, so ${group.folders.join(', ')} did not run`);
+      return 1;
+    }
     const summary = join(results, `summary-${index + 1}.tap`);
     const { status, counts } = runGroup(group.files, group.concurrency, summary);
     if (!counts) {

@@ -122,3 +122,21 @@ test('the same files one at a time cannot meet: the concurrency is what the fold
   const run = runMeeting(root, [suite(root, 'together', ['meetsA.test.ts', 'meetsB.test.ts'])], 1_000);
   assert.deepEqual(run.lines.slice(-1), ['1 passed, 1 failed']);
 });
+
+test('a gate runs between the folders around it; a failing gate stops the run before the next folder, with no closing line', (t) => {
+  const root = tempWorkspace(t, 'tandem-run-suites-');
+  const first = suite(root, 'first', ['passes.test.ts']);
+  const second = suite(root, 'second', ['passes.test.ts']);
+  const opened = join(root, 'gate-opened');
+  const passed = runSuites(join(root, 'results'), [first, `--gate=touch ${opened}`, second]);
+  assert.equal(passed.status, 0, passed.stderr);
+  assert.ok(existsSync(opened), 'the gate ran');
+  assert.deepEqual(passed.lines.slice(-1), ['2 passed, 0 failed'], 'both folders ran, the second in a run of its own');
+  assert.ok(existsSync(join(root, 'results', 'summary-2.tap')));
+
+  const stopped = runSuites(join(root, 'results-stopped'), [first, '--gate=echo install failed >&2; exit 3', second]);
+  assert.notEqual(stopped.status, 0);
+  assert.match(stopped.stderr, /install failed[\s\S]*error: echo install failed >&2; exit 3 failed, so .*second did not run/);
+  assert.equal(existsSync(join(root, 'results-stopped', 'summary-2.tap')), false, 'the folder after the gate never ran');
+  assert.ok(!stopped.lines.some((line) => /passed/.test(line)), `no closing line: ${stopped.lines.join('\n')}`);
+});

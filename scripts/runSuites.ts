@@ -88,6 +88,13 @@ function runGroup(files: string[], concurrency: number, summary: string): { stat
   return { status: run.status, counts: readCounts(summary) };
 }
 
+/** Runs the group's gate, if it has one; false (with the error printed) when it failed. */
+function gateOpens(group: Group): boolean {
+  if (group.gate === undefined || spawnSync('bash', ['-c', group.gate], { stdio: 'inherit' }).status === 0) return true;
+  console.error(`error: ${group.gate} failed, so ${group.folders.join(', ')} did not run`);
+  return false;
+}
+
 function main(): number {
   const [results, ...folders] = process.argv.slice(2);
   if (!results || folders.length === 0 || folders.at(-1)?.startsWith('--gate=')) {
@@ -105,10 +112,7 @@ function main(): number {
   const total: Counts = { pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
   let failedRun = false;
   for (const [index, group] of groups.entries()) {
-    if (group.gate !== undefined && spawnSync('bash', ['-c', group.gate], { stdio: 'inherit' }).status !== 0) {
-      console.error(`error: ${group.gate} failed, so ${group.folders.join(', ')} did not run`);
-      return 1;
-    }
+    if (!gateOpens(group)) return 1;
     const summary = join(results, `summary-${index + 1}.tap`);
     const { status, counts } = runGroup(group.files, group.concurrency, summary);
     if (!counts) {

@@ -25,6 +25,7 @@ import { createProjectProgramConsent } from './permissions/vscode/projectProgram
 import { InspectorFeature } from './inspector/vscode/inspectorFeature';
 import { ReplayCommand } from './replay/vscode/replayCommand';
 import { inspectedConversation } from './inspector/panel/inspectedConversation';
+import { createUsageFeature } from './usage/vscode/usageFeature';
 import { COMMANDS, FOCUS_CHAT_COMMAND, SETTINGS, STORAGE_KEYS, VIEWS } from './contract/ids';
 
 /**
@@ -46,6 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const terminals = createTerminalFeature(context, logger);
   const { scope: windowScope, review } = createWindowScope({ context, records, roots, terminals, logger });
   const projectPrograms = createProjectProgramConsent(context);
+  const usage = createUsageFeature(context, logger);
+  context.subscriptions.push(usage.disposable);
   const environment: SessionEnvironment = {
     workspace: () => (roots().length > 0 ? windowScope : null),
     trusted: vscode.workspace.isTrusted,
@@ -58,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
     apiKeys,
     permissionPolicy: createPermissionPolicy(context, roots),
     agentPriority: readAgentPriority,
+    usageLedger: usage.ledger,
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { exitedSoon } from '../acp/agentExit';
+import type { SessionCost } from '../usage/turnCost';
 import { errorMessage } from '../redaction/redactedLog';
 import type { AgentAttachment, ConversationBasics } from './sessionOpener';
 import { isAuthRequired } from './signIn';
@@ -27,6 +28,8 @@ export interface PromptingConversation extends ConversationBasics {
 export class PromptTurns {
   /** The last `session/prompt` answer (its usage, for agents that send no `usage_update`). */
   lastResponse: acp.PromptResponse | null = null;
+  /** The running (or last) turn's account: the session's cost when it began, and its answer once there is one. */
+  turnAccount: { costBefore: SessionCost | null; response: acp.PromptResponse | null } | null = null;
   /** Prompts sent and not answered yet: the agent may still be working on one after Stop ended its turn here. */
   private unanswered = 0;
 
@@ -51,6 +54,8 @@ export class PromptTurns {
   private async run(prompt: PromptText, attachments: readonly acp.ContentBlock[]): Promise<void> {
     const { turns } = this.conversation;
     const turn = turns.begin();
+    const account = { costBefore: this.conversation.thread.facts.usage?.cost ?? null, response: null as acp.PromptResponse | null };
+    this.turnAccount = account;
     const ready = await this.conversation.start();
     const attachment = this.conversation.attached();
     const sessionId = attachment?.sessionId;
@@ -62,6 +67,7 @@ export class PromptTurns {
       const blocks: acp.ContentBlock[] = [{ type: 'text', text: prompt.text }, ...attachments, ...prompt.notes.map((note): acp.ContentBlock => ({ type: 'text', text: note }))];
       const response = await this.answerTo(attachment, sessionId, blocks);
       this.lastResponse = response;
+      account.response = response;
       turns.finish(turn, response.stopReason, null);
     } catch (error) {
       await this.failed(turn, attachment, error, prompt);

@@ -18,6 +18,7 @@ import { SessionOpener, type AgentAttachment, type ConversationPorts } from './s
 import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState } from './turnState';
+import { turnUsageEntry, type EndedTurn } from './turnUsageEntry';
 import { steerIntoThread, steeringSupported } from './steering';
 import { OpeningUpdates } from './openingUpdates';
 import { AgentWatch } from './agentWatch';
@@ -331,5 +332,26 @@ export class SessionController implements Disposable {
     this.permissions.cancelAll();
     if (stopReason === 'cancelled' || stopReason === 'error') this.terminalDisplays.endAgentTerminals();
     this.thread.endTurn(stopReason, detail);
+    this.recordUsage(stopReason);
+  }
+
+  /** The ended turn in the usage ledger, if there is one and the turn reached the agent. */
+  private recordUsage(stopReason: StopReasonView): void {
+    const ledger = this.environment.usageLedger;
+    const account = this.prompts.turnAccount;
+    if (!ledger || !account) return;
+    const entry = turnUsageEntry({
+      agent: { id: this.agent.id, label: this.agent.label },
+      conversation: this.key,
+      sessionId: this.attachment?.sessionId ?? null,
+      project: scopeCwd(this.workspace),
+      facts: this.thread.facts,
+      sessionResponse: this.newSessionResponse as EndedTurn['sessionResponse'],
+      stopReason,
+      costBefore: account.costBefore,
+      response: account.response,
+      endedAt: new Date(),
+    });
+    if (entry) ledger.record(entry);
   }
 }

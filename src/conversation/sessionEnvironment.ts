@@ -11,6 +11,7 @@ import type { AgentPriority } from '../util/processPriority';
 import type { WorkspaceScope } from '../workspace/workspaceScope';
 import type { AgentIdentity } from '../permissions/projectPrograms';
 import type { ProgramConsentVerdict } from '../permissions/projectProgramConsent';
+import type { UsageEntry } from '../usage/usageEntry';
 
 
 export interface SessionEnvironment {
@@ -55,4 +56,6 @@ export interface SessionEnvironment {
   agentPriority?(): AgentPriority;
   /** Deadlines of a start's stages where they differ from `STARTUP_TIMEOUTS_MS`. */
   startupTimeoutsMs?: Partial<Record<StartupStage, number>>;
+  /** Where each turn's usage is kept (the usage ledger); without it none is recorded. */
+  usageLedger?: { record(entry: UsageEntry): void };
 }

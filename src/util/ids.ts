@@ -34,6 +34,7 @@ export const COMMANDS = {
   replayRecording: 'tandem.replayRecording',
   addAgentFromRegistry: 'tandem.addAgentFromRegistry',
   showWaitingQuestion: 'tandem.showWaitingQuestion',
+  exportUsage: 'tandem.exportUsage',
 } as const;
 
 /** Every view package.json contributes. */

@@ -20,8 +20,8 @@ const CORE = [
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 // Adapters to the VS Code API, and the wiring on top.
 const VSCODE = [
-  'src/usage/vscode', 'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
-  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
+  'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
+  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/usage/vscode', 'src/replay/vscode', 'src/vscode',
   'src/extension.ts',
 ];
 const ORDER = [...CORE, ...PANEL, ...VSCODE];

@@ -62,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
     permissionPolicy: createPermissionPolicy(context, roots),
     agentPriority: readAgentPriority,
     usageLedger: usage.ledger,
+    budget: usage.budget,
   };
   const loadAgents = () => {
     const { agents, problems } = readAgents(context.extensionUri);

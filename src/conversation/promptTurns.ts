@@ -18,6 +18,8 @@ export interface PromptingConversation extends ConversationBasics {
   failedByAgent(attachment: AgentAttachment): Promise<void> | null;
   /** The agent refused `refused` until the user signs in. */
   requireSignIn(refused: PromptText): Promise<void>;
+  /** The user's budgets: a turn begins, and a message is refused while a limit is reached. */
+  readonly budget?: { turnBegan(): void; refusal(): Promise<string | null> };
 }
 
 /**
@@ -56,6 +58,12 @@ export class PromptTurns {
     const turn = turns.begin();
     const account = { costBefore: this.conversation.thread.facts.usage?.cost ?? null, response: null as acp.PromptResponse | null };
     this.turnAccount = account;
+    this.conversation.budget?.turnBegan();
+    const refused = await this.conversation.budget?.refusal();
+    if (refused) {
+      turns.finish(turn, 'error', refused);
+      return;
+    }
     const ready = await this.conversation.start();
     const attachment = this.conversation.attached();
     const sessionId = attachment?.sessionId;
@@ -72,6 +80,11 @@ export class PromptTurns {
     } catch (error) {
       await this.failed(turn, attachment, error, prompt);
     }
+  }
+
+  /** The running turn's cost when it began; undefined while no turn runs. */
+  turnCostBefore(): SessionCost | null | undefined {
+    return this.conversation.turns.current ? this.turnAccount?.costBefore ?? null : undefined;
   }
 
   /** Whether a prompt sent to the agent is still unanswered. */

@@ -19,6 +19,7 @@ import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState } from './turnState';
 import { turnUsageEntry, type EndedTurn } from './turnUsageEntry';
+import { BudgetGuard } from './budgetGuard';
 import { steerIntoThread, steeringSupported } from './steering';
 import { OpeningUpdates } from './openingUpdates';
 import { AgentWatch } from './agentWatch';
@@ -62,6 +63,7 @@ export class SessionController implements Disposable {
   private readonly watch: AgentWatch;
   private readonly sessions: AgentSessions;
   private readonly prompts: PromptTurns;
+  private readonly budget: BudgetGuard | null;
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment, key?: string) {
     this.key = key ?? `session-${nextSessionKey++}`;
@@ -97,8 +99,11 @@ export class SessionController implements Disposable {
       },
     }, environment.startupTimeoutsMs);
     this.sessions = new AgentSessions({ ...conversation, workspaceRoot: scopeCwd(this.workspace), start: () => this.start(), notRunning: () => this.notRunning() });
+    this.budget = environment.budget ? new BudgetGuard(environment.budget, {
+      thread: this.thread, log: this.log, turnCostBefore: () => this.prompts.turnCostBefore(), cancel: () => this.cancel(),
+    }) : null;
     this.prompts = new PromptTurns({
-      ...conversation, thread: this.thread, turns: this.turns,
+      ...conversation, thread: this.thread, turns: this.turns, budget: this.budget ?? undefined,
       start: () => this.start(),
       // A failed start is explained above the thread, once: the turn's end does not say it again.
       notRunning: () => (this.connection.view.phase === 'failed' ? null : this.notRunning()),
@@ -252,6 +257,7 @@ export class SessionController implements Disposable {
     this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
     this.permissions.dispose();
+    this.budget?.dispose();
   }
 
   private async open(): Promise<boolean> {

@@ -12,6 +12,7 @@ import type { WorkspaceScope } from '../workspace/workspaceScope';
 import type { AgentIdentity } from '../permissions/projectPrograms';
 import type { ProgramConsentVerdict } from '../permissions/projectProgramConsent';
 import type { UsageEntry } from '../usage/usageEntry';
+import type { BudgetSource } from './budgetGuard';
 
 
 export interface SessionEnvironment {
@@ -58,4 +59,6 @@ export interface SessionEnvironment {
   startupTimeoutsMs?: Partial<Record<StartupStage, number>>;
   /** Where each turn's usage is kept (the usage ledger); without it none is recorded. */
   usageLedger?: { record(entry: UsageEntry): void };
+  /** The user's spending limits and what was spent; without it no turn is stopped for cost. */
+  budget?: BudgetSource;
 }

@@ -1,22 +1,7 @@
 import { changeWords } from '../review/changeWords';
+import { markdownCode as code, markdownTable as table, markdownText as text } from '../util/markdownText';
 import { pathLabel, titleWithRelativePaths } from '../util/pathLabel';
 import type { ClientMethodUse, CapabilityUse, FidelityReport, FileChangeFact } from './fidelityReportShape';
-
-/** Agent-controlled text goes into the document as text: nothing in it can make markup or a link. */
-function text(value: string): string {
-  return value.replace(/[\\`*_{}[\]()<>#+!|~-]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
-}
-
-function code(value: string): string {
-  const clean = value.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-  const fence = clean.includes('`') ? '``' : '`';
-  return `${fence} ${clean} ${fence}`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  if (rows.length === 0) return ['_None._', ''];
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`), ''];
-}
 
 function outcome(use: { calls: number; succeeded: number; failed: number; lastError: string | null }): string {
   if (use.calls === 0) return 'not tried';

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../util/logger';
+import { SpendBook } from './spendBook';
 import { zUsageEntry, type UsageEntry } from './usageEntry';
 
 /** Months of entries kept; older month files are removed when the ledger opens. */
@@ -47,14 +48,42 @@ export class UsageLedger {
   /** Appends in order, one at a time; `record` never waits on it. */
   private writes: Promise<void> = Promise.resolve();
   private fullMonthLogged: string | null = null;
+  /** This month's spend and on, once a budget asked: read from the files in the write queue, then kept up by each entry written. */
+  private book: Promise<SpendBook> | null = null;
+  private bookFrom = '';
 
   constructor(private readonly folder: string, private readonly log: Logger, private readonly now: () => Date = () => new Date()) {}
 
   /** Adds one turn. Failures go to the log: usage is never worth failing a turn for. */
   record(entry: UsageEntry): void {
-    this.writes = this.writes.then(() => this.append(entry)).catch((error: unknown) => {
+    // A book asked for before this entry reads the files after it is written, so only a book
+    // asked for already counts it: each entry is counted once, from the file or from here.
+    const book = this.book;
+    const bookFrom = this.bookFrom;
+    this.writes = this.writes.then(async () => {
+      await this.append(entry);
+      if (book && entry.day >= bookFrom) (await book).add(entry);
+    }).catch((error: unknown) => {
       this.log.warn(`Could not record usage: ${error instanceof Error ? error.message : String(error)}`);
     });
+  }
+
+  /** What was spent from `fromDay` on (YYYY-MM-DD) in `currency`, by every window that shares this ledger up to the first ask, and by this one since. */
+  async spentSince(fromDay: string, currency: string): Promise<number> {
+    if (!this.book || fromDay < this.bookFrom) {
+      const from = fromDay;
+      const book = this.writes.then(() => this.readFiles()).then(({ entries }) => {
+        const filled = new SpendBook();
+        for (const entry of entries) if (entry.day >= from) filled.add(entry);
+        return filled;
+      });
+      this.book = book;
+      this.bookFrom = from;
+      this.writes = book.then(() => undefined, () => undefined);
+    }
+    const book = this.book;
+    await this.writes;
+    return (await book).spentSince(fromDay, currency);
   }
 
   /** Resolves once every entry recorded so far is written (or failed). */
@@ -65,6 +94,10 @@ export class UsageLedger {
   /** Every entry kept, oldest month first. */
   async read(): Promise<LedgerContents> {
     await this.flushed();
+    return this.readFiles();
+  }
+
+  private async readFiles(): Promise<LedgerContents> {
     const contents: LedgerContents = { entries: [], skipped: 0 };
     for (const name of await this.monthFiles()) {
       const month = parseLedger(await readFile(join(this.folder, name), 'utf8'));

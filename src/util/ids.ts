@@ -34,6 +34,7 @@ export const COMMANDS = {
   replayRecording: 'tandem.replayRecording',
   addAgentFromRegistry: 'tandem.addAgentFromRegistry',
   showWaitingQuestion: 'tandem.showWaitingQuestion',
+  showUsage: 'tandem.showUsage',
   exportUsage: 'tandem.exportUsage',
 } as const;
 
@@ -56,6 +57,10 @@ export const SETTINGS = {
   mcpServers: 'tandem.mcpServers',
   registryUrl: 'tandem.registryUrl',
   notifyWhenWaiting: 'tandem.notifyWhenWaiting',
+  budgetPerConversation: 'tandem.budget.perConversation',
+  budgetPerDay: 'tandem.budget.perDay',
+  budgetPerMonth: 'tandem.budget.perMonth',
+  budgetCurrency: 'tandem.budget.currency',
 } as const;
 
 /** Context keys Tandem sets, which package.json's `when` clauses read. */

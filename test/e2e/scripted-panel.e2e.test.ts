@@ -1,6 +1,6 @@
 // The panel with the scripted agent in an empty workspace, in one real VS Code: "/" before the
 // agent has started, chunks loaded on demand under the real CSP, and a registry listing with a
-// loader variable. One code-server start serves them all; each describe lives in scripted-panel/
+// loader variable, and the usage ledger. One code-server start serves them all; each describe lives in scripted-panel/
 // (not *.test.ts, so the runner does not start it alone). The keyboard checks keep a code-server
 // of their own (panel-keyboard.e2e): they count turns and badges from a fresh window.
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
@@ -8,6 +8,7 @@ import { openTandemWorkbench, sharedWorkbench, tempWorkspace } from '../support/
 import { describeFirstCommands } from './scripted-panel/firstCommands';
 import { describeLazyChunks } from './scripted-panel/lazyChunks';
 import { describeRegistryLoader, REGISTRY_LOADER_SETTINGS } from './scripted-panel/registryLoader';
+import { describeUsageLedger } from './scripted-panel/usageLedger';
 
 const workbench = sharedWorkbench(() => {
   const scripted = scriptedAgentDefinition();
@@ -25,3 +26,4 @@ const workbench = sharedWorkbench(() => {
 describeFirstCommands(workbench);
 describeLazyChunks(workbench);
 describeRegistryLoader(workbench);
+describeUsageLedger(workbench);

@@ -35,8 +35,8 @@ const CORE = [
 ].map((folder) => `src/${folder}`);
 const PANEL = ['src/usage/panel', 'src/terminals/panel', 'src/inspector/panel', 'src/replay/panel', 'src/checkpoints/panel', 'src/panel'];
 const VSCODE = [
-  'src/usage/vscode', 'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
-  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/replay/vscode', 'src/vscode',
+  'src/files/vscode', 'src/review/vscode', 'src/checkpoints/vscode', 'src/permissions/vscode',
+  'src/agents/vscode', 'src/terminals/vscode', 'src/workspace/vscode', 'src/registry/vscode', 'src/inspector/vscode', 'src/usage/vscode', 'src/replay/vscode', 'src/vscode',
   'src/extension.ts',
 ];
 const ORDER = [...CORE, ...PANEL, ...VSCODE];

@@ -115,3 +115,22 @@ describe('usage as CSV', () => {
     ].join('\n'));
   });
 });
+
+describe('spend for budgets', () => {
+  test('the spend since a day counts what the files held and what this window wrote since, each once, in one currency', async (t) => {
+    const folder = join(tempWorkspace(t), 'usage');
+    const other = new UsageLedger(folder, silentLogger);
+    other.record(entry('2026-12-01', { cost: 1 }));
+    other.record(entry('2026-12-07', { cost: 2 }));
+    other.record(entry('2026-12-07', { cost: 5, currency: 'EUR' }));
+    await other.flushed();
+    const ledger = new UsageLedger(folder, silentLogger);
+    ledger.record(entry('2026-12-07', { cost: 0.5 }));
+    assert.equal(await ledger.spentSince('2026-12-07', 'USD'), 2.5);
+    ledger.record(entry('2026-12-07', { cost: 0.25 }));
+    assert.equal(await ledger.spentSince('2026-12-07', 'USD'), 2.75);
+    assert.equal(await ledger.spentSince('2026-12-01', 'USD'), 3.75, 'an earlier start reads the files again');
+    assert.equal(await ledger.spentSince('2026-12-07', 'EUR'), 5);
+    assert.equal((await ledger.read()).entries.length, 5);
+  });
+});

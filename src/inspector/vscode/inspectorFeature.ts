@@ -58,7 +58,7 @@ async function saveText(name: string, filters: Record<string, string[]>, text: (
  */
 export class InspectorFeature extends DisposableBase {
   private panel: FrameInspectorPanel | null = null;
-  private readonly reports = this.register(new ReportDocuments());
+  private readonly reports = this.register(new ReportDocuments('tandem-report'));
 
   constructor(private readonly options: InspectorFeatureOptions) {
     super();
@@ -135,7 +135,7 @@ export class InspectorFeature extends DisposableBase {
   private async showReport(inspected: Inspected | null): Promise<void> {
     if (!inspected) return;
     const report = await conversationReport(inspected.conversation, inspected.frames());
-    await this.reports.show(inspected.conversation.label, reportMarkdown(report, inspected.conversation.cwd));
+    await this.reports.show(`Fidelity report, ${inspected.conversation.label}`, reportMarkdown(report, inspected.conversation.cwd));
     const choice = await vscode.window.showInformationMessage(report.summary, vscode.l10n.t('Export JSON…'));
     if (choice) await saveText(`tandem-report-${stamp(new Date())}.json`, { JSON: ['json'] }, () => `${JSON.stringify(report, null, 2)}\n`);
   }

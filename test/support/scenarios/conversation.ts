@@ -7,6 +7,7 @@
  *                         (with its diff), a command with output, usage and a title
  *   reads <n>             n read/search tool calls in a row, then a message
  *   usage <used> <size> [cost]   one usage_update
+ *   costly <cost>         a command running while a usage_update reports the cumulative cost, then a long answer
  *   notice <severity> <text>     one notice
  *   ask <kind> <path|command>    a tool call of that kind asking permission; replies the outcome
  *   options               replies with the session's config state as JSON
@@ -112,6 +113,21 @@ const conversationScenarios: Record<string, Scenario> = {
     }
     await streamText(client, sessionId, `Read ${count} files.`);
     return 'end_turn';
+  },
+  // A step that costs `rest` dollars while a command runs, then a long answer: what a budget stops.
+  async costly(client, sessionId, rest, signal) {
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: 'costly-run', title: 'npm run build', kind: 'execute', status: 'in_progress' });
+    await update(client, sessionId, { sessionUpdate: 'usage_update', used: 9_000, size: 200_000, cost: { amount: Number(rest), currency: 'USD' } });
+    await sleep(300, signal);
+    // Stopped mid-command, the command is killed, as a real agent's would be.
+    if (signal.aborted) {
+      await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'costly-run', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'killed' } }] });
+      return 'cancelled';
+    }
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: 'costly-run', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'built' } }] });
+    await sleep(3_000, signal);
+    if (signal.aborted) return 'cancelled';
+    return (await streamText(client, sessionId, 'Finished the costly work.', { signal })) ? 'end_turn' : 'cancelled';
   },
   async usage(client, sessionId, rest) {
     const [used = '0', size = '0', cost] = rest.split(' ');

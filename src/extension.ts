@@ -81,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): void {
     conversation: createConversationEditor(context, logger),
     workspaceUse: new RememberedWorkspaceUse(context.workspaceState),
     showFrames: (toolCallId) => void vscode.commands.executeCommand(COMMANDS.showFrameInspector, toolCallId),
+    openSettings: (query) => void vscode.commands.executeCommand('workbench.action.openSettings', query),
   }, review, workspaceTranscripts(records), windowScope.checkpoints);
   context.subscriptions.push(presenter);
   if (presenter.reviewFeedback) context.subscriptions.push(registerCommentCommand(review, presenter.reviewFeedback));

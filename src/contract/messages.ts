@@ -33,7 +33,7 @@ export type HostToWebview =
   | { type: 'revealToolCall'; toolCallId: string }
   | CheckpointHostMessage;
 
-export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession'] as const;
+export const panelActions = ['showLog', 'showTraffic', 'restartAgent', 'newSession', 'budgetSettings'] as const;
 export type PanelAction = (typeof panelActions)[number];
 
 /**

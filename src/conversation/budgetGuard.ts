@@ -75,7 +75,7 @@ export class BudgetGuard implements Disposable {
     this.stopping = true;
     await this.safePoint();
     if (this.conversation.turnCostBefore() === undefined) return;
-    this.conversation.thread.addNotice('warning', budgetSentence(state));
+    this.conversation.thread.addNotice('warning', budgetSentence(state), ['budgetSettings']);
     this.conversation.log.info(`[budget] ${budgetSentence(state)}`);
     await this.conversation.cancel();
   }

@@ -234,6 +234,8 @@ export class ChatPresenter implements Disposable {
         return;
       case 'newSession':
         return this.newSession();
+      case 'budgetSettings':
+        return this.actions.openSettings?.('tandem.budget');
       default:
         assertNever(action, 'panel action');
     }

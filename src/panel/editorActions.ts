@@ -19,6 +19,8 @@ export interface EditorActions {
   workspaceUse?: WorkspaceUse;
   /** A card's "Show frames": the frame inspector filtered to that tool call. */
   showFrames?(toolCallId: string): void;
+  /** The editor's settings, searched for `query` (a budget's stop offers its settings). */
+  openSettings?(query: string): void;
 }
 
 /** Without the editor's storage every workspace counts as used (see `EditorActions.workspaceUse`). */

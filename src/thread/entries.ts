@@ -65,7 +65,7 @@ export type StopReasonView = 'end_turn' | 'max_tokens' | 'max_turn_requests' | '
 export type NoticeSeverity = 'info' | 'warning' | 'error';
 
 /** Actions a notice can offer; the host decides what each one does. */
-export type NoticeAction = 'showLog' | 'restartAgent' | 'showTraffic';
+export type NoticeAction = 'showLog' | 'restartAgent' | 'showTraffic' | 'budgetSettings';
 
 /**
  * What the agent answered when a message was steered into its running turn (the de-facto

@@ -42,6 +42,7 @@ describe('budgets', () => {
     const notices = entries.filter((entry) => entry.kind === 'notice');
     assert.deepEqual(notices.map((entry) => entry.kind === 'notice' && entry.text), ["Stopped: this conversation's budget is reached ($1.20 of $1.00 spent). Raise tandem.budget.perConversation to go on."]);
     assert.ok(entries.indexOf(notices[0]!) > entries.indexOf(command!), 'the stop comes after the command');
+    assert.deepEqual(notices[0]?.kind === 'notice' && notices[0].actions, ['budgetSettings'], 'the notice offers the budget settings');
     assert.equal(lastTurnEnd(entries)?.stopReason, 'cancelled');
     assert.equal(entries.some((entry) => entry.kind === 'agentMessage' && /Finished the costly work/.test(entry.text)), false, 'the long answer was stopped');
 

@@ -22,7 +22,7 @@ const stopReasonText: Record<StopReasonView, string | null> = {
   error: 'The turn failed.',
 };
 
-const actionLabels: Record<NoticeAction, string> = { showLog: 'Show log', restartAgent: 'Restart', showTraffic: 'Show traffic' };
+const actionLabels: Record<NoticeAction, string> = { showLog: 'Show log', restartAgent: 'Restart', showTraffic: 'Show traffic', budgetSettings: 'Budget settings' };
 
 const noticeIcons = { error: 'error', warning: 'warning', info: 'info' } as const;
 

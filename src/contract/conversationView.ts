@@ -4,6 +4,7 @@
  * the host and the webview; the pickers, the prompt's parts and queue, and the policy are the
  * cores' (src/conversation, src/permissions), which the contract publishes.
  */
+import type { BudgetWarning } from '../usage/budget';
 import type { ConfigControlView } from '../conversation/configControls';
 import type { PermissionsView } from '../permissions/grants';
 import type { RateLimitView } from '../usage/rateLimits';
@@ -13,6 +14,7 @@ export {
   mentionKinds, promptImageTypes, type MentionKind, type MentionView, type PromptImageView, type QueuedPromptView, type PromptQueueView,
 } from '../conversation/queuedPrompts';
 export type { PermissionGrantView, ProjectRulesView, PermissionsView } from '../permissions/grants';
+export type { BudgetWarning } from '../usage/budget';
 
 export type UsageLevelView = 'normal' | 'warning' | 'full';
 
@@ -48,6 +50,8 @@ export interface ConversationView {
   followAgent: boolean;
   /** The plan limits the agent reported (none: the agent reports none, nothing is shown). */
   rateLimits?: RateLimitView[];
+  /** A budget of the user's near or at its limit (tandem.budget.*); absent within every limit. */
+  budget?: BudgetWarning;
 }
 
 export const emptyConversation: ConversationView = {

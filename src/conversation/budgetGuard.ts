@@ -1,5 +1,6 @@
 import type { ThreadModel } from '../thread/threadModel';
-import { budgetSentence, budgetState, type BudgetLimits, type BudgetState } from '../usage/budget';
+import { budgetSentence, budgetState, budgetWarning, type BudgetLimits, type BudgetState, type BudgetWarning } from '../usage/budget';
+import { Emitter } from '../util/emitter';
 import { costOfTurn, type SessionCost } from '../usage/turnCost';
 import { localDay } from '../usage/usageEntry';
 import { DisposableStore, type Disposable } from '../util/disposable';
@@ -34,11 +35,32 @@ export class BudgetGuard implements Disposable {
   private readonly disposables = new DisposableStore();
   /** The turn being stopped: one sentence and one stop per turn. */
   private stopping = false;
+  private shown: BudgetWarning | null = null;
+  private readonly changed = new Emitter<void>();
+  /** The meter's warning changed (read `warning`). */
+  readonly onChanged = this.changed.event;
 
   constructor(private readonly source: BudgetSource, private readonly conversation: GuardedConversation) {
+    this.disposables.add(this.changed);
     this.disposables.add(conversation.thread.onFactChanged((fact) => {
       if (fact === 'usage') void this.check().catch((error: unknown) => conversation.log.warn(`Budget check failed: ${String(error)}`));
     }));
+  }
+
+  /** What the meter shows: a budget near or at its limit, else null. */
+  get warning(): BudgetWarning | null {
+    return this.shown;
+  }
+
+  /** Works out the warning again (a cost came in, a turn ended, the settings changed). */
+  async refresh(): Promise<BudgetState> {
+    const state = await this.state();
+    const warning = budgetWarning(state);
+    if (JSON.stringify(warning) !== JSON.stringify(this.shown)) {
+      this.shown = warning;
+      this.changed.fire();
+    }
+    return state;
   }
 
   /** Where the budget stands now, counting the running turn's cost so far. */
@@ -59,7 +81,7 @@ export class BudgetGuard implements Disposable {
 
   /** Before a message goes out: the sentence to end its turn with when a limit is reached, else null. */
   async refusal(): Promise<string | null> {
-    const state = await this.state();
+    const state = await this.refresh();
     return state.kind === 'reached' ? budgetSentence(state) : null;
   }
 
@@ -69,8 +91,7 @@ export class BudgetGuard implements Disposable {
   }
 
   private async check(): Promise<void> {
-    if (this.stopping || this.conversation.turnCostBefore() === undefined) return;
-    const state = await this.state();
+    const state = await this.refresh();
     if (state.kind !== 'reached' || this.stopping || this.conversation.turnCostBefore() === undefined) return;
     this.stopping = true;
     await this.safePoint();

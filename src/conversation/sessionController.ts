@@ -20,6 +20,7 @@ import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState } from './turnState';
 import { turnUsageEntry, type EndedTurn } from './turnUsageEntry';
 import { BudgetGuard } from './budgetGuard';
+import type { BudgetWarning } from '../usage/budget';
 import { steerIntoThread, steeringSupported } from './steering';
 import { OpeningUpdates } from './openingUpdates';
 import { AgentWatch } from './agentWatch';
@@ -110,6 +111,16 @@ export class SessionController implements Disposable {
       failedByAgent: (attachment) => this.watch.failedByAgent(attachment),
       requireSignIn: (refused) => this.requireSignIn(refused),
     });
+  }
+
+  /** A budget near or at its limit, as the meter shows it; null within every limit or without budgets. */
+  get budgetWarning(): BudgetWarning | null {
+    return this.budget?.warning ?? null;
+  }
+
+  /** The budget warning changed. */
+  onBudgetChanged(listener: () => void): Disposable {
+    return this.budget?.onChanged(listener) ?? { dispose: () => undefined };
   }
 
   /** The open agent connection and session, for requests beside prompts (config options, modes, models). */
@@ -339,6 +350,8 @@ export class SessionController implements Disposable {
     if (stopReason === 'cancelled' || stopReason === 'error') this.terminalDisplays.endAgentTerminals();
     this.thread.endTurn(stopReason, detail);
     this.recordUsage(stopReason);
+    // The turn's cost is in the ledger now (or about to be): the meter's warning counts it.
+    void this.budget?.refresh().catch((error: unknown) => this.log.warn(`Budget check failed: ${errorMessage(error)}`));
   }
 
   /** The ended turn in the usage ledger, if there is one and the turn reached the agent. */

@@ -52,6 +52,23 @@ export function budgetSetting(scope: BudgetScope): string {
   return SCOPE_WORDS[scope].setting;
 }
 
+/** What the meter shows of a budget near or at its limit. */
+export interface BudgetWarning {
+  readonly level: 'near' | 'reached';
+  /** A few words beside the meter: "$0.85 of $1.00 today". */
+  readonly short: string;
+  /** The whole sentence, for the tooltip and screen readers. */
+  readonly text: string;
+}
+
+const SHORT_SCOPES: Record<BudgetScope, string> = { conversation: 'here', day: 'today', month: 'this month' };
+
+/** The meter's warning for `state`, or null within every limit. */
+export function budgetWarning(state: BudgetState): BudgetWarning | null {
+  if (state.kind === 'within') return null;
+  return { level: state.kind, short: `${amount(state.spent, state.currency)} of ${amount(state.limit, state.currency)} ${SHORT_SCOPES[state.scope]}`, text: budgetSentence(state) };
+}
+
 /** One sentence for the thread or the meter. */
 export function budgetSentence(state: Exclude<BudgetState, { kind: 'within' }>): string {
   const words = SCOPE_WORDS[state.scope];

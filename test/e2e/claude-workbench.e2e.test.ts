@@ -2,7 +2,7 @@
 // model server) and more: code-server runs the packaged .vsix on a copy of the sample workspace,
 // Chromium acts as the user. Each describe lives in claude-workbench/ (not *.test.ts files, so
 // the suite runner does not start them alone) and shares this one window, in this order: the
-// API key (it reloads the window twice), the palette, forking, and the long answer last (it sets
+// API key (it reloads the window twice), the palette, forking, a budget, and the long answer last (it sets
 // the adapters' priority to normal for good).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { dismissOverlays } from '../support/panelUser';
 import { scriptedAgentDefinition } from '../support/scriptedAgentSpec';
 import { SAMPLE_WORKSPACE, tempWorkspace } from '../support/tandemWorkbench';
 import { describeApiKeys, SCAN_MARKER } from './claude-workbench/apiKeys';
+import { describeBudget } from './claude-workbench/budget';
 import { describeFork } from './claude-workbench/fork';
 import { describeLongAnswer } from './claude-workbench/longAnswer';
 import { describePalette } from './claude-workbench/palette';
@@ -54,4 +55,5 @@ after(async () => {
 describeApiKeys(workbench);
 describePalette(workbench);
 describeFork(workbench);
+describeBudget(workbench);
 describeLongAnswer(workbench);

@@ -66,3 +66,26 @@ describe('the composer says what things are', () => {
     assert.equal(await hint.isVisible(), false, 'no "/" typed, no word about commands');
   });
 });
+
+describe('a budget beside the meter', () => {
+  test('near a limit the bar says how much of which budget is spent, at a 300 px panel; reached, it says the limit stops turns; within, nothing', async (t) => {
+    const harness = await panel(t);
+    const page = harness.page;
+    await page.setViewportSize({ width: 300, height: 700 });
+    await harness.post({ type: 'snapshot', state: panelState([]) });
+    const usage = { kind: 'context' as const, used: 9_000, size: 200_000, percent: 4.5, level: 'normal' as const, cost: { amount: 0.85, currency: 'USD' } };
+    const budget = page.locator('#budget-warning');
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ usage }) });
+    assert.equal(await budget.isVisible(), false, 'within every limit: nothing');
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ usage, budget: { level: 'near', short: '$0.85 of $1.00 here', text: "Near this conversation's budget: $0.85 of $1.00 spent." } }) });
+    await budget.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.equal(await budget.innerText(), '$0.85 of $1.00 here');
+    assert.equal(await budget.getAttribute('aria-label'), "Near this conversation's budget: $0.85 of $1.00 spent.");
+    const box = await budget.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 300, `inside the panel: ${JSON.stringify(box)}`);
+    await screenshot(page, 'webview-budget-near-300');
+    await harness.post({ type: 'conversationChanged', conversation: conversation({ usage, budget: { level: 'reached', short: '$1.20 of $1.00 here', text: "Stopped: this conversation's budget is reached ($1.20 of $1.00 spent). Raise tandem.budget.perConversation to go on." } }) });
+    await page.locator('#budget-warning.level-reached').waitFor({ timeout: 5_000 });
+    assert.match(await budget.getAttribute('aria-label') ?? '', /Raise tandem\.budget\.perConversation/);
+  });
+});

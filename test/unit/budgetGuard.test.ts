@@ -73,6 +73,18 @@ describe('budgets', () => {
     assert.match(session.thread.snapshot().filter((entry) => entry.kind === 'notice').map((entry) => entry.kind === 'notice' ? entry.text : '').join('\n'), /today's budget is reached \(\$2\.10 of \$2\.00 spent\)\. Raise tandem\.budget\.perDay/);
   });
 
+  test('near a limit the conversation shows a warning for the meter, and says when it changed', async (t) => {
+    const environment = scriptedEnvironment(t, { budget: { limits: () => ({ ...NO_LIMITS, conversation: 1 }), spentSince: async () => 0 } });
+    const session = scriptedSession(t, { environment });
+    let changes = 0;
+    session.onBudgetChanged(() => changes++);
+    assert.equal(session.budgetWarning, null);
+    await session.prompt('costly 0.85');
+    assert.equal(lastTurnEnd(session.thread.snapshot())?.stopReason, 'end_turn');
+    assert.deepEqual(session.budgetWarning, { level: 'near', short: '$0.85 of $1.00 here', text: "Near this conversation's budget: $0.85 of $1.00 spent." });
+    assert.ok(changes >= 1);
+  });
+
   test('where spend stands: reached before near, the fullest limit first, other currencies not counted', () => {
     const limits: BudgetLimits = { conversation: 10, day: 5, month: 100, currency: 'USD' };
     assert.deepEqual(budgetState(limits, { conversation: 1, day: 1, month: 10 }), { kind: 'within' });

@@ -1,4 +1,4 @@
-import type { ConfigControlView, UsageView } from '../../src/contract/conversationView';
+import type { BudgetWarning, ConfigControlView, UsageView } from '../../src/contract/conversationView';
 import { formatCost, usageDescription, usageLabel } from '../../src/contract/usageText';
 import type { ConversationStore } from '../conversationStore';
 import { el, icon } from '../dom';
@@ -22,6 +22,13 @@ function renderUsage(usage: UsageView | null): HTMLElement {
   // "Context" in words: a bare "4%" beside a price does not say what is four percent full.
   }, el('span', { class: 'usage-name' }, 'Context'), ring, el('span', { class: 'usage-text' }, usageLabel(usage)),
   usage.cost ? el('span', { class: 'usage-cost' }, formatCost(usage.cost)) : null);
+}
+
+/** A budget near or at its limit, beside the meter: its amounts in words, the sentence for the tooltip and screen readers. */
+function renderBudget(budget: BudgetWarning | undefined): HTMLElement {
+  if (!budget) return el('span', { class: 'budget-warning', id: 'budget-warning', hidden: '' });
+  return el('span', { class: `budget-warning level-${budget.level}`, id: 'budget-warning', role: 'status', title: budget.text, 'aria-label': budget.text },
+    icon(budget.level === 'reached' ? 'error' : 'warning'), el('span', { class: 'budget-text' }, budget.short));
 }
 
 function renderPicker(control: ConfigControlView, post: PostToHost): HTMLElement {
@@ -81,6 +88,7 @@ export class ComposerBar {
   private readonly follow: HTMLButtonElement;
   private readonly permissionsButton: HTMLButtonElement;
   private usage: HTMLElement = renderUsage(null);
+  private budget: HTMLElement = renderBudget(undefined);
   private readonly rateLimits = new RateLimitsView();
   private lastControls = '';
   private readOnly = false;
@@ -91,7 +99,7 @@ export class ComposerBar {
     this.permissionsButton = el('button', { class: 'icon-toggle', id: 'permissions-button', 'aria-pressed': 'false', 'aria-label': 'Permissions', 'aria-description': PERMISSIONS_DETAIL }, icon('shield'), iconTip(`Permissions: ${PERMISSIONS_DETAIL}`));
     this.permissionsButton.addEventListener('click', onTogglePermissions);
     // The two toggles wrap together, never one at the end of a line and one at the start of the next.
-    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), el('span', { class: 'bar-tools' }, this.follow, this.permissionsButton), this.rateLimits.element, this.usage);
+    this.element.append(this.pickers, el('span', { class: 'bar-spacer' }), el('span', { class: 'bar-tools' }, this.follow, this.permissionsButton), this.rateLimits.element, this.budget, this.usage);
     conversation.subscribe(() => this.render());
   }
 
@@ -130,5 +138,8 @@ export class ComposerBar {
     const usage = renderUsage(view.usage);
     this.usage.replaceWith(usage);
     this.usage = usage;
+    const budget = renderBudget(view.budget);
+    this.budget.replaceWith(budget);
+    this.budget = budget;
   }
 }

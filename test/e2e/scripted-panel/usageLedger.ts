@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { send, startFromPalette, turnEnd } from '../../support/panelUser';
+import { pickAgent, send, startFromPalette, turnEnd } from '../../support/panelUser';
 import type { TandemWorkbench } from '../../support/tandemWorkbench';
 import { screenshot, webviewFrame } from '../../support/workbench';
 import { waitFor } from '../../support/waitFor';
@@ -22,6 +22,8 @@ export function describeUsageLedger(workbench: () => TandemWorkbench): void {
   describe('the usage ledger in code-server', () => {
     test('two turns with a cumulative cost of $0.25 then $0.75 are kept as $0.25 and $0.50; Show Usage adds up the file', { timeout: 180_000 }, async () => {
       const { page, panel, server } = workbench();
+      // The registry tests before this one selected the agents they added.
+      await pickAgent(panel, 'Scripted agent');
       const before = ledgerEntries(server.userDataDir).length;
       const ended = await panel.locator('.turn-ended').count();
       await send(panel, 'usage 1000 200000 0.25');

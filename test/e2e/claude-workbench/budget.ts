@@ -3,20 +3,12 @@
 // reach the model and the thread says why, and raising the limit in the user's settings lets the
 // conversation go on.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { UsageEntry } from '../../../src/usage/usageEntry';
+import { ledgerEntries as ledger } from '../../support/usageLedgerFiles';
 import { freshConversation, pickAgent, saveUserSettings } from '../../support/panelUser';
 import { waitFor } from '../../support/waitFor';
 import { screenshot } from '../../support/workbench';
 import { sendAndWait, type Workbench } from './shared';
-
-function ledger(userDataDir: string): UsageEntry[] {
-  const folder = join(userDataDir, 'User', 'globalStorage', 'tandem-acp.tandem', 'usage');
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder).sort().flatMap((name) => readFileSync(join(folder, name), 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as UsageEntry));
-}
 
 export function describeBudget(workbench: Workbench): void {
   describe('a budget with the real Claude adapter in code-server', () => {

@@ -2,21 +2,12 @@
 // in Tandem's global storage, one line each with the turn's own cost, and **Show Usage** renders
 // the totals in the editor's Markdown preview from that file.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { pickAgent, send, startFromPalette, turnEnd } from '../../support/panelUser';
 import type { TandemWorkbench } from '../../support/tandemWorkbench';
 import { screenshot, webviewFrame } from '../../support/workbench';
 import { waitFor } from '../../support/waitFor';
-import type { UsageEntry } from '../../../src/usage/usageEntry';
-
-/** Every entry of the ledger files in the server's global storage. */
-function ledgerEntries(userDataDir: string): UsageEntry[] {
-  const folder = join(userDataDir, 'User', 'globalStorage', 'tandem-acp.tandem', 'usage');
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder).sort().flatMap((name) => readFileSync(join(folder, name), 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as UsageEntry));
-}
+import { ledgerEntries } from '../../support/usageLedgerFiles';
 
 export function describeUsageLedger(workbench: () => TandemWorkbench): void {
   describe('the usage ledger in code-server', () => {

@@ -83,7 +83,8 @@ describe('the tab strip at 300 px', () => {
     await page.locator('.connection-status.phase-ready').waitFor({ timeout: 30_000 });
     const adds = await page.locator('.codicon-add').evaluateAll((all) => all.map((node) => node.parentElement?.outerHTML.slice(0, 300)));
     assert.deepEqual(adds, [], 'no add button in the panel');
-    assert.equal(await page.getByRole('button', { name: /^new (conversation|session)$/i }).count(), 0);
+    const rowButtons = await page.locator('#tabs-bar .tabs-row > button:visible').evaluateAll((all) => all.map((node) => node.getAttribute('aria-label')));
+    assert.deepEqual(rowButtons, ['Earlier conversations'], 'beside one tab, the strip offers only the history');
   });
 
   test('picking another agent in a conversation with something in it: the list says a new conversation opens, and the new tab is announced', { timeout: 120_000 }, async (t) => {

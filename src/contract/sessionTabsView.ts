@@ -9,6 +9,8 @@ export interface TabView {
   busy: boolean;
   /** The agent waits for the user: a permission answer or a form. */
   waiting: boolean;
+  /** Nothing said yet: picking another agent switches this tab's agent instead of opening a new conversation. */
+  empty: boolean;
   /** The agent can fork this conversation's session (unstable `session/fork`). */
   canFork: boolean;
   /** A replayed recording: nothing typed, picked or chosen in it reaches an agent. */

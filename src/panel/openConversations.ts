@@ -7,6 +7,7 @@ import type { AgentCatalog } from './agentCatalog';
 import type { TerminalMirrorHandle } from '../terminals/terminalDisplays';
 import type { MessageHandlers } from './panelMessages';
 import { SessionTab, type TabListener } from './sessionTab';
+import { distinctTitles } from './tabTitles';
 import type { TranscriptRecord, TranscriptsState } from './transcripts';
 import type { WaitingQuestion } from './waitingQuestions';
 
@@ -95,8 +96,11 @@ export class OpenConversations implements Disposable {
     return tab;
   }
 
+  /** The strip: repeated titles numbered, so each tab can be told apart. */
   view(): TabsView {
-    return { tabs: this.tabs.map((tab) => tab.view()), activeTabId: this.active.id };
+    const tabs = this.tabs.map((tab) => tab.view());
+    const titles = distinctTitles(tabs.map((tab) => tab.title));
+    return { tabs: tabs.map((tab, index) => ({ ...tab, title: titles[index] ?? tab.title })), activeTabId: this.active.id };
   }
 
   /** A new conversation in front (`id`: the tab it was before, when it comes back from a transcript). */

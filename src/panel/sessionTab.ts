@@ -79,6 +79,7 @@ export class SessionTab implements Disposable {
       agentLabel: this.agent.label,
       busy: this.session.turnView.running,
       waiting: this.waitingQuestion() !== null,
+      empty: this.session.thread.length === 0,
       canFork: this.session.history.fork && this.session.currentSessionId !== null && !this.session.turnView.running,
       readOnly: this.readOnly,
     };

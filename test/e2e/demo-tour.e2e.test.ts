@@ -227,9 +227,10 @@ describe('the demo tour in code-server', () => {
   test('the panel by keyboard alone: every control is reached, a message sent, a permission answered, a picker changed, a hunk kept and one undone, the history opened and closed', { timeout: 240_000 }, async () => {
     const focusIs = async (selector: string) => panel.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector);
     await runCommand(page, 'Tandem: Focus on Chat View');
-    await tabTo(page, panel, '#new-tab', { back: true });
-    await page.keyboard.press('Enter');
+    // A new conversation is the view's own "+", which the palette reaches by keyboard too.
+    await runCommand(page, 'Tandem: New Conversation');
     await panel.locator('#tabs-bar .tab.active', { hasText: 'New conversation' }).waitFor({ timeout: 15_000 });
+    await tabTo(page, panel, '#tabs-bar .tab.active .tab-main', { back: true });
     await panel.locator('.thread .entry').first().waitFor({ state: 'detached', timeout: 10_000 });
 
     // A message: "/ed" completes to the command with Enter, the next Enter sends it.

@@ -47,12 +47,12 @@ describe('Restricted Mode in code-server', () => {
     assert.equal(await panel.locator('#tabs-bar .tab.active .tab-agent').innerText(), 'Demo agent (offline)');
     await screenshot(page, 'restricted-banner');
 
-    // Every way an agent starts elsewhere: a message, picking an agent, Restart, New Session.
+    // Every way an agent starts elsewhere: a message, picking an agent, Restart, New Conversation.
     await send(panel, 'What is in this workspace?');
     await panel.locator('#agent-picker').click();
     await panel.locator('#agent-picker li.option', { hasText: 'Gemini CLI' }).click();
     await startFromPalette(page, 'Restart Agent');
-    await startFromPalette(page, 'New Session');
+    await startFromPalette(page, 'New Conversation');
     await page.waitForTimeout(3_000);
     assert.deepEqual(demoAgents(), [], 'no demo agent process');
     assert.equal(existsSync(marker), false, 'the project\'s command never ran');

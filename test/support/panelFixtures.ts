@@ -20,7 +20,7 @@ export function panelState(entries: ThreadEntry[], patch: Partial<PanelState> = 
     entries,
     review: { files: [], canRedo: false },
     terminals: [],
-    tabs: { tabs: [{ id: 't1', title: 'Test', agentId: 'scripted', agentLabel: 'Scripted agent', busy: false, waiting: false, canFork: false }], activeTabId: 't1' },
+    tabs: { tabs: [{ id: 't1', title: 'Test', agentId: 'scripted', agentLabel: 'Scripted agent', busy: false, waiting: false, empty: false, canFork: false }], activeTabId: 't1' },
     workspaceRoot: null,
     ...patch,
   };

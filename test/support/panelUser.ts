@@ -45,11 +45,14 @@ export async function pickAgent(panel: Frame, label: string, phase = 'ready'): P
   await panel.locator(`.connection-status.phase-${phase}`).waitFor({ timeout: 60_000 });
 }
 
-/** Opens a new conversation tab with the + button and waits until it is the active one. */
+/** The view's "+" (New Conversation in its title bar): the one way to a new conversation the panel shows. */
+export const newConversationButton = (page: Page) => page.locator('.monaco-workbench .title-actions .action-label[aria-label^="New Conversation"]');
+
+/** Opens a new conversation tab with the view's + button and waits until it is the active one. */
 export async function openNewTab(panel: Frame): Promise<void> {
   const tabs = panel.locator('#tabs-bar .tab');
   const before = await tabs.count();
-  await panel.locator('#new-tab').click();
+  await newConversationButton(panel.page()).click();
   await tabs.nth(before).waitFor({ timeout: 15_000 });
   await panel.locator('#tabs-bar .tab.active', { hasText: 'New conversation' }).waitFor({ timeout: 15_000 });
 }

@@ -10,7 +10,7 @@ import { toolKinds } from '../../src/acp/toolKinds';
 interface Manifest {
   icon: string;
   contributes: {
-    commands: { command: string; title: string; category?: string }[];
+    commands: { command: string; title: string; category?: string; icon?: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
     keybindings: { command: string; when?: string }[];
     views: Record<string, { id: string; name: string }[]>;
@@ -61,6 +61,12 @@ describe('package.json contributions', () => {
   test('every contributed command is registered once, and every contributed view has its provider', () => {
     assert.deepEqual(sorted(idsPassedTo('registerCommand', { COMMANDS })), sorted(Object.values(COMMANDS)));
     assert.deepEqual(sorted(idsPassedTo('registerWebviewViewProvider', { VIEWS })), sorted(Object.values(VIEWS)));
+  });
+
+  test('one "+": New Conversation in the view\'s title bar, the word the panel uses, and no other command with that icon', () => {
+    const adds = manifest.contributes.commands.filter((command) => command.icon === '$(add)');
+    assert.deepEqual(adds.map((command) => [command.command, command.title]), [[COMMANDS.newSession, 'New Conversation']]);
+    assert.equal(manifest.contributes.menus['view/title']?.filter((item) => item.command === COMMANDS.newSession && item.when === `view == ${VIEWS.chat}`).length, 1);
   });
 
   test('menus and keybindings only name contributed commands', () => {

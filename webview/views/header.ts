@@ -54,15 +54,30 @@ export class HeaderView {
 
   private renderPicker(): void {
     const recorded = this.recordedChoice();
-    const key = JSON.stringify([this.agents, recorded]);
+    const agents = this.agents.map((agent) => this.withConsequence(agent));
+    const key = JSON.stringify([agents, recorded]);
     if (key !== this.agentsKey) {
       this.agentsKey = key;
-      this.picker.replaceChildren(...this.agents.map((agent) => option(agent)), ...(recorded ? [option(recorded, true)] : []));
+      this.picker.replaceChildren(...agents.map((agent) => option(agent)), ...(recorded ? [option(recorded, true)] : []));
     }
     // New options reach the select a moment after they are put in: each says whether it is the
     // chosen one, so a value set before the select has read them is not lost.
     for (const choice of this.picker.querySelectorAll('vscode-option')) choice.toggleAttribute('selected', choice.getAttribute('value') === this.selectedId);
     this.picker.value = this.selectedId;
+  }
+
+  /**
+   * A conversation with something in it keeps its agent: picking another opens a new conversation.
+   * The list says so (the component shows the highlighted option's description under it, the
+   * current agent's first), so the new tab is no surprise.
+   */
+  private withConsequence(agent: AgentChoiceView): AgentChoiceView {
+    const tab = this.activeTab;
+    if (!tab || tab.empty) return agent;
+    const description = agent.id === tab.agentId
+      ? `The agent of “${tab.title}”. Picking another agent opens a new conversation; this one stays open.`
+      : `Opens a new conversation with ${agent.label}; “${tab.title}” stays open with ${tab.agentLabel}.`;
+    return { ...agent, description };
   }
 
   /** The replayed recording's agent, shown selected and not pickable: picking a configured agent opens a new conversation. */

@@ -1,6 +1,7 @@
-import type { HistoryView, TabsView } from '../../src/contract/sessionTabsView';
+import type { HistoryView, TabsView, TabView } from '../../src/contract/sessionTabsView';
 import { el, icon, spinner } from '../dom';
 import type { PostToHost } from '../vscodeApi';
+import { TabsOverflow } from './tabsOverflow';
 
 function timeAgo(iso: string | null): string {
   if (!iso) return '';
@@ -12,17 +13,23 @@ function timeAgo(iso: string | null): string {
   return hours < 48 ? `${hours} h ago` : new Date(iso).toLocaleDateString();
 }
 
-/** Open conversations as tabs (busy and waiting shown), a new-tab button and the history list. */
+/**
+ * Open conversations as tabs (busy and waiting shown), the list of those that do not fit, and the
+ * history list. A new conversation is the view's own "+" (package.json's view/title menu).
+ */
 export class TabsBar {
   readonly element = el('nav', { class: 'tabs-bar', id: 'tabs-bar', 'aria-label': 'Conversations' });
   // A list of buttons, not a tablist: a tab's own Fork and Close buttons may not sit inside a role="tab".
   private readonly strip = el('div', { class: 'tabs-strip', role: 'list', 'aria-label': 'Open conversations' });
   private readonly historyPanel = el('div', { class: 'history-panel', id: 'history-panel', hidden: '', role: 'dialog', 'aria-label': 'Earlier conversations', tabindex: '-1' });
   private readonly historyButton: HTMLButtonElement;
+  private readonly overflow: TabsOverflow;
+  /** Says which tab came to the front when one opens, whatever opened it (the "+", an agent picked, the history). */
+  private readonly announcement = el('span', { class: 'visually-hidden', id: 'tabs-announcement', role: 'status' });
+  private shown: TabsView | null = null;
 
   constructor(private readonly post: PostToHost) {
-    const newTab = el('button', { class: 'icon-button', id: 'new-tab', title: 'New conversation', 'aria-label': 'New conversation' }, icon('add'));
-    newTab.addEventListener('click', () => this.post({ type: 'runAction', action: 'newSession' }));
+    this.overflow = new TabsOverflow(this.strip, (tabId) => this.post({ type: 'selectTab', tabId }), () => this.showHistory(false));
     const history = el('button', {
       class: 'icon-button', id: 'history-button', title: 'Earlier conversations', 'aria-label': 'Earlier conversations', 'aria-expanded': 'false', 'aria-controls': 'history-panel',
     }, icon('history'));
@@ -36,13 +43,14 @@ export class TabsBar {
       history.focus();
     });
     this.strip.addEventListener('keydown', (event) => this.moveBetweenTabs(event));
-    this.element.append(el('div', { class: 'tabs-row' }, this.strip, newTab, history), this.historyPanel);
+    this.element.append(el('div', { class: 'tabs-row' }, this.strip, this.overflow.button, history), this.overflow.menu, this.historyPanel, this.announcement);
   }
 
   private showHistory(open: boolean): void {
     this.historyPanel.hidden = !open;
     this.historyButton.setAttribute('aria-expanded', String(open));
     if (!open) return;
+    this.overflow.show(false);
     this.historyPanel.replaceChildren(el('div', { class: 'history-note' }, 'Loading…'));
     this.historyPanel.focus();
     this.post({ type: 'requestHistory' });
@@ -102,6 +110,19 @@ export class TabsBar {
       return item;
     }));
     if (hadFocus) this.strip.querySelector<HTMLElement>('.tab.active .tab-main')?.focus();
+    this.overflow.render(view);
+    this.announceOpened(view);
+    this.shown = view;
+  }
+
+  /** A tab that was not there before is in front: say so, and what became of the one that was. */
+  private announceOpened(view: TabsView): void {
+    const before = this.shown;
+    const active = view.tabs.find((tab) => tab.id === view.activeTabId);
+    if (!before || !active || before.tabs.some((tab) => tab.id === active.id)) return;
+    const previous: TabView | undefined = view.tabs.find((tab) => tab.id === before.activeTabId);
+    const stays = previous ? ` “${previous.title}” stays open with ${previous.agentLabel}.` : '';
+    this.announcement.textContent = `Opened “${active.title}” with ${active.agentLabel}.${stays}`;
   }
 
   renderHistory(history: HistoryView): void {

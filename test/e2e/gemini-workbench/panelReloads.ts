@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { ScriptedModelServer } from '../../support/model-servers/script';
-import { send, startFromPalette } from '../../support/panelUser';
+import { newConversationButton, send, startFromPalette } from '../../support/panelUser';
 import { recordSocketFrames } from '../../support/socketFrames';
 import { runCommand, screenshot, webviewFrame } from '../../support/workbench';
 import { explainTimeout, selectAgent, sendAllowingItsEdit, waitForDisk, waitForTurnEnd, workspaceRecord } from './panelSteps';
@@ -81,7 +81,7 @@ export function registerPanelReloadTests(workbench: WorkbenchGetter): void {
       const before = await tabs.count();
       const geminiTabs = await panel.locator('#tabs-bar .tab', { hasText: 'Gemini CLI' }).count();
       assert.ok(geminiTabs >= 1, 'the Gemini conversation of the earlier tests is a tab');
-      await panel.locator('#new-tab').click();
+      await newConversationButton(page).click();
       await panel.locator('#agent-picker').click();
       await panel.locator('#agent-picker li.option', { hasText: 'Demo agent (offline)' }).click();
       await panel.locator('#tabs-bar .tab.active', { hasText: 'Demo agent' }).waitFor({ timeout: 30_000 });

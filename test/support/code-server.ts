@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installVsix } from "./vsixInstall";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // Keep both versions in sync with scripts/install-code-server.sh, which installs them.
@@ -212,9 +213,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   try {
     if (options.vsix !== undefined) {
       const vsix = resolve(options.vsix);
-      const out = await run(node, [entry, ...common, "--install-extension", vsix], env, 120_000);
-      writeFileSync(logFile, `--install-extension ${vsix}\n${out}\n`);
-      if (!/successfully installed/i.test(out)) throw new Error(`installing ${vsix} printed no success:\n${out}`);
+      const installArgs = (dir: string) => [entry, "--config", configFile, "--user-data-dir", userDataDir, "--extensions-dir", dir, "--install-extension", vsix];
+      writeFileSync(logFile, await installVsix(vsix, extensionsDir, (dir) => run(node, installArgs(dir), env, 120_000)));
     }
     const port = await freePort();
     const args = [

@@ -261,21 +261,21 @@ describe('the demo tour in code-server', () => {
     assert.equal(await panel.locator('select[data-option-id="model"]').inputValue(), 'terse');
 
     // Keep one hunk and undo another, from the cards.
-    const keep = '.tool-diff.pending .hunk vscode-button[title^="Keep this change"]';
+    const keep = '.tool-diff.pending .hunk button[title^="Keep this change"]';
     await tabTo(page, panel, keep, { back: true, max: 200 });
     const kept = await panel.evaluate(() => {
       const hunk = document.activeElement?.closest('.hunk');
       return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
-        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)) };
+        added: [...(hunk?.querySelectorAll('.diff-added .diff-code') ?? [])].map((line) => line.textContent ?? '') };
     });
     await page.keyboard.press('Enter');
     await panel.locator(`.hunk[data-hunk-id="${kept.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
     for (const line of kept.added) assert.ok(readFileSync(kept.path, 'utf8').includes(line), `kept: ${line}`);
-    await tabTo(page, panel, '.tool-diff.pending .hunk vscode-button[title^="Undo this change"]', { back: true, max: 200 });
+    await tabTo(page, panel, '.tool-diff.pending .hunk button[title^="Undo this change"]', { back: true, max: 200 });
     const undone = await panel.evaluate(() => {
       const hunk = document.activeElement?.closest('.hunk');
       return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
-        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)).filter((line) => line.trim() !== '') };
+        added: [...(hunk?.querySelectorAll('.diff-added .diff-code') ?? [])].map((line) => line.textContent ?? '').filter((line) => line.trim() !== '') };
     });
     const before = existsSync(undone.path) ? readFileSync(undone.path, 'utf8') : '';
     await page.keyboard.press('Enter');

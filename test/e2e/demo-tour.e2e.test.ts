@@ -94,12 +94,12 @@ async function inEveryTheme(states: readonly PanelState[]): Promise<void> {
   await useTheme(server!, page, panel, THEMES[0]);
 }
 
-/** The panel fits its width: nothing in it is wider than the panel itself, nothing scrolls sideways but code. */
+/** The panel fits its width: nothing in it is wider than the panel itself, nothing scrolls sideways but code (diff lines scroll inside their box). */
 async function overflowing(): Promise<string[]> {
   return panel.evaluate(() => {
     const width = document.documentElement.clientWidth;
     return [...document.querySelectorAll<HTMLElement>('#tandem-root *')]
-      .filter((node) => node.getClientRects().length > 0 && !node.closest('pre, .xterm, .terminal-screen, .tabs-strip, .visually-hidden'))
+      .filter((node) => node.getClientRects().length > 0 && !node.closest('pre, .xterm, .terminal-screen, .tabs-strip, .visually-hidden, .diff-rows'))
       .filter((node) => node.getBoundingClientRect().right > width + 1)
       .map((node) => `${node.tagName.toLowerCase()}.${String(node.className).split(' ').join('.')} "${(node.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(node.getBoundingClientRect().right)} > ${width}`);
   });

@@ -3,6 +3,7 @@
 // and the compact hunks, diffs and changes bar that make it so.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { HostToWebview } from '../../src/contract/messages';
 import type { PanelState } from '../../src/contract/viewModel';
 import type { ReviewFileView } from '../../src/contract/reviewView';
@@ -84,18 +85,19 @@ describe('compact review at 300 px', () => {
     const sizes = await long.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth, lines: node.querySelectorAll('.diff-line').length, height: node.getBoundingClientRect().height }));
     assert.ok(sizes.scroll > sizes.client, `the long line scrolls (${sizes.scroll} > ${sizes.client})`);
     assert.ok(sizes.height < 40, `the one long line stays one line tall (${sizes.height} px)`);
+    const sideways = await harness.page.locator('#thread').evaluate((thread) => thread.scrollWidth - thread.clientWidth);
+    assert.equal(sideways, 0, 'the long line scrolls in its own box, not the whole thread sideways');
     const numbers = await harness.page.locator('.tool-card .hunk[data-hunk-id="h1"] .diff-num').allInnerTexts();
     assert.deepEqual(numbers.map((text) => text.trim()), ['5', '', '', '5'], 'removed line 5 before, added line 5 after');
     assert.ok(await long.locator('.hljs-keyword').count() > 0, 'TypeScript keywords are coloured');
   });
 
-  test('the changes bar is one row whose buttons stay put when a hunk is marked reviewed', { timeout: 60_000 }, async (t) => {
+  test('the changes bar: its buttons stay put when a hunk is marked reviewed, its words wrap rather than being cut', { timeout: 60_000 }, async (t) => {
     const harness = await panel(t);
     const { page } = harness;
     await harness.post({ type: 'snapshot', state: reviewState() });
     const header = page.locator('#changes-bar .changes-header');
     await header.waitFor();
-    assert.ok((await header.boundingBox())!.height <= 28, `the bar is one row (${(await header.boundingBox())!.height} px)`);
     const names = ['Review', 'Undo all', 'Keep all'];
     const before = await Promise.all(names.map((name) => page.locator('#changes-bar').getByRole('button', { name, exact: true }).boundingBox()));
     await page.locator('.tool-card .hunk[data-hunk-id="h1"]').getByRole('button', { name: 'Reviewed', exact: true }).click();
@@ -103,7 +105,14 @@ describe('compact review at 300 px', () => {
     await page.locator('#changes-bar').getByRole('button', { name: 'Keep reviewed', exact: true }).waitFor();
     const after = await Promise.all(names.map((name) => page.locator('#changes-bar').getByRole('button', { name, exact: true }).boundingBox()));
     assert.deepEqual(after, before, 'Review, Undo all and Keep all did not move');
-    assert.ok((await header.boundingBox())!.height <= 28, 'still one row');
+    for (const width of [600, 300, 240]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(100);
+      assert.deepEqual(await cutInBar(page), [], `at ${width} px every part of the bar is shown whole`);
+      assert.match(await header.innerText(), /2 files changed\s+\+3 −1\s+· 1 of 3 hunks reviewed/, `at ${width} px`);
+    }
+    await page.setViewportSize({ width: 600, height: 800 });
+    assert.ok((await header.boundingBox())!.height <= 28, `at 600 px the bar is one row (${(await header.boundingBox())!.height} px)`);
   });
 
   test('no "No pending changes" row: with nothing pending only Redo is offered, and it can be dismissed', { timeout: 60_000 }, async (t) => {
@@ -117,6 +126,17 @@ describe('compact review at 300 px', () => {
     await bar.waitFor({ state: 'hidden' });
   });
 });
+
+/** What the changes bar's header cuts: a part that reaches past the bar or whose text is clipped in its own box. */
+function cutInBar(page: Page): Promise<string[]> {
+  return page.locator('#changes-bar .changes-header').evaluate((header) => {
+    const right = header.getBoundingClientRect().right;
+    return [...header.querySelectorAll<HTMLElement>('*')]
+      .filter((node) => node.getClientRects().length > 0)
+      .filter((node) => node.getBoundingClientRect().right > right + 0.5 || node.scrollWidth > node.clientWidth + 1)
+      .map((node) => `${node.className}: "${(node.textContent ?? '').trim()}"`);
+  });
+}
 
 /** A few of each theme's colours, set as the workbench sets them on the webview (CSSOM: the CSP allows no style tags). */
 const PALETTES = {

@@ -66,9 +66,10 @@ export class ChangesBar {
     const removed = files.reduce((sum, file) => sum + file.removed, 0);
     const toggle = this.ui.keepFocus(`${SURFACE}|summary`, el('button', { type: 'button', class: 'changes-summary', 'aria-expanded': String(this.expanded), title: 'Show the changed files' },
       icon(this.expanded ? 'chevron-down' : 'chevron-right'),
-      el('span', { class: 'changes-summary-text' }, ` ${files.length} ${files.length === 1 ? 'file' : 'files'} changed `,
-        el('span', { class: 'stat-added' }, `+${added}`), ' ', el('span', { class: 'stat-removed' }, `−${removed}`),
-        el('span', { class: 'review-progress' }, ` · ${progressText(progress)}`))));
+      el('span', { class: 'changes-summary-text' },
+        el('span', { class: 'changes-count' }, `${files.length} ${files.length === 1 ? 'file' : 'files'} changed`), ' ',
+        el('span', { class: 'changes-stats' }, el('span', { class: 'stat-added' }, `+${added}`), ' ', el('span', { class: 'stat-removed' }, `−${removed}`)), ' ',
+        el('span', { class: 'review-progress' }, `· ${progressText(progress)}`))));
     toggle.addEventListener('click', () => {
       this.expanded = !this.expanded;
       this.render(this.current);

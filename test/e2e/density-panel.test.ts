@@ -119,7 +119,8 @@ describe('compact review at 300 px', () => {
       });
       return Math.max(...middles) - Math.min(...middles);
     });
-    assert.ok(spread <= 3, `at 600 px the bar is one row (its parts' middles ${spread} px apart)`);
+    // Under half a line apart: the buttons sit at the top, the smaller progress text on the same baseline.
+    assert.ok(spread <= 8, `at 600 px the bar is one row (its parts' middles ${spread} px apart)`);
   });
 
   test('no "No pending changes" row: with nothing pending only Redo is offered, and it can be dismissed', { timeout: 60_000 }, async (t) => {

@@ -53,6 +53,16 @@ export function button(label: string, options: { icon?: string; secondary?: bool
   return node;
 }
 
+/**
+ * A compact button showing only its icon: its words are its accessible name, shown as a tooltip on
+ * hover (`title`) and, for the keyboard, beside it on focus (media/panel.css, from `aria-label`).
+ */
+export function iconButton(label: string, iconName: string, options: { title?: string; onClick: () => void; className?: string }): HTMLButtonElement {
+  const node = el('button', { type: 'button', class: `icon-action${options.className ? ` ${options.className}` : ''}`, 'aria-label': label, title: options.title ?? label }, icon(iconName));
+  node.addEventListener('click', options.onClick);
+  return node;
+}
+
 /** Plain text where `backticked` parts show as code: for the host's own sentences, not agent markdown. */
 export function textWithCode(text: string): DocumentFragment {
   const fragment = document.createDocumentFragment();

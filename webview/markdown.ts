@@ -67,6 +67,11 @@ function sanitized(html: string): DocumentFragment {
   return purifier.sanitize(html) as unknown as DocumentFragment;
 }
 
+/** highlight.js output as nodes, through the same sanitizer as agent text. */
+export function highlightedFragment(html: string): DocumentFragment {
+  return sanitized(html);
+}
+
 export function renderMarkdown(text: string): DocumentFragment {
   return sanitized(markdown.render(text));
 }

@@ -6,6 +6,7 @@
  */
 export const englishPanelStrings = {
   emptyState: 'Ask the agent anything about this workspace.',
+  emptyStateTour: 'New here? Send /tour for a short tour of reviewing an agent\'s changes. Type @ to mention files.',
   emptyStateHint: 'Enter sends, Shift+Enter adds a line, / lists the agent\'s commands. Every message to and from the agent is in Tandem: Show Traffic.',
   composerPlaceholder: 'Ask the agent (/ commands, @ files)',
   commandsNotStarted: 'The agent lists its commands once it has started: send a message to start it.',

@@ -10,6 +10,8 @@ export interface ReviewHunkView {
   id: string;
   /** 0-based first line of the hunk in the current text. */
   currentStart: number;
+  /** 0-based first line of the hunk in the text before the change (for the old line numbers). */
+  baseStart?: number;
   removed: string[];
   added: string[];
 }

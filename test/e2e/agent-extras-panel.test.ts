@@ -57,10 +57,10 @@ describe('what agents add on top of ACP, in the panel', () => {
     assert.match(await compaction.innerText(), /We fixed the parser\./);
     assert.match(await harness.page.locator('.user-message', { hasText: 'also the tests' }).innerText(), /Steered into the running turn/);
 
-    await harness.page.locator('#prompt-queue vscode-button', { hasText: 'Steer' }).click();
+    await harness.page.locator('#prompt-queue').getByRole('button', { name: 'Steer', exact: true }).click();
     assert.deepEqual(harness.sent.filter((message) => message.type === 'queueAction'), [{ type: 'queueAction', action: 'steer', id: 'q1' }]);
     await harness.post({ type: 'queueChanged', queue: { items: [{ id: 'q1', text: 'and the docs', mentions: [], images: [] }], paused: false, steerable: false } });
-    await harness.page.locator('#prompt-queue vscode-button', { hasText: 'Steer' }).waitFor({ state: 'detached', timeout: 5_000 });
+    await harness.page.locator('#prompt-queue').getByRole('button', { name: 'Steer', exact: true }).waitFor({ state: 'detached', timeout: 5_000 });
 
     const limits = harness.page.locator('#rate-limits');
     assert.equal(await limits.isHidden(), true, 'no limits reported, none shown');

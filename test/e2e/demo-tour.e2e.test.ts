@@ -94,12 +94,12 @@ async function inEveryTheme(states: readonly PanelState[]): Promise<void> {
   await useTheme(server!, page, panel, THEMES[0]);
 }
 
-/** The panel fits its width: nothing in it is wider than the panel itself, nothing scrolls sideways but code. */
+/** The panel fits its width: nothing in it is wider than the panel itself, nothing scrolls sideways but code (diff lines scroll inside their box). */
 async function overflowing(): Promise<string[]> {
   return panel.evaluate(() => {
     const width = document.documentElement.clientWidth;
     return [...document.querySelectorAll<HTMLElement>('#tandem-root *')]
-      .filter((node) => node.getClientRects().length > 0 && !node.closest('pre, .xterm, .terminal-screen, .tabs-strip, .visually-hidden'))
+      .filter((node) => node.getClientRects().length > 0 && !node.closest('pre, .xterm, .terminal-screen, .tabs-strip, .visually-hidden, .diff-rows'))
       .filter((node) => node.getBoundingClientRect().right > width + 1)
       .map((node) => `${node.tagName.toLowerCase()}.${String(node.className).split(' ').join('.')} "${(node.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(node.getBoundingClientRect().right)} > ${width}`);
   });
@@ -262,21 +262,21 @@ describe('the demo tour in code-server', () => {
     assert.equal(await panel.locator('select[data-option-id="model"]').inputValue(), 'terse');
 
     // Keep one hunk and undo another, from the cards.
-    const keep = '.tool-diff.pending .hunk vscode-button[title^="Keep this change"]';
+    const keep = '.tool-diff.pending .hunk button[title^="Keep this change"]';
     await tabTo(page, panel, keep, { back: true, max: 200 });
     const kept = await panel.evaluate(() => {
       const hunk = document.activeElement?.closest('.hunk');
       return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
-        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)) };
+        added: [...(hunk?.querySelectorAll('.diff-added .diff-code') ?? [])].map((line) => line.textContent ?? '') };
     });
     await page.keyboard.press('Enter');
     await panel.locator(`.hunk[data-hunk-id="${kept.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
     for (const line of kept.added) assert.ok(readFileSync(kept.path, 'utf8').includes(line), `kept: ${line}`);
-    await tabTo(page, panel, '.tool-diff.pending .hunk vscode-button[title^="Undo this change"]', { back: true, max: 200 });
+    await tabTo(page, panel, '.tool-diff.pending .hunk button[title^="Undo this change"]', { back: true, max: 200 });
     const undone = await panel.evaluate(() => {
       const hunk = document.activeElement?.closest('.hunk');
       return { id: hunk?.getAttribute('data-hunk-id') ?? '', path: hunk?.closest('.tool-diff')?.getAttribute('data-path') ?? '',
-        added: [...(hunk?.querySelectorAll('.diff-added') ?? [])].map((line) => (line.textContent ?? '').slice(2)).filter((line) => line.trim() !== '') };
+        added: [...(hunk?.querySelectorAll('.diff-added .diff-code') ?? [])].map((line) => line.textContent ?? '').filter((line) => line.trim() !== '') };
     });
     const before = existsSync(undone.path) ? readFileSync(undone.path, 'utf8') : '';
     await page.keyboard.press('Enter');

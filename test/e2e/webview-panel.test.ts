@@ -118,6 +118,7 @@ describe('conversation controls in the panel', () => {
   test('the empty state, the message box and Send / Stop show the texts the host translated', async (t) => {
     const german: PanelStrings = {
       emptyState: 'Frag den Agenten alles über diesen Arbeitsbereich.',
+      emptyStateTour: 'Neu hier? Sende /tour für eine kurze Führung.',
       emptyStateHint: 'Eingabe sendet, Umschalt+Eingabe fügt eine Zeile ein.',
       composerPlaceholder: 'Frag den Agenten (/ Befehle, @ Dateien)',
       commandsNotStarted: 'Der Agent nennt seine Befehle, sobald er läuft: Sende eine Nachricht, um ihn zu starten.',
@@ -131,7 +132,7 @@ describe('conversation controls in the panel', () => {
     const harness = await panel(t, german);
     await harness.post({ type: 'snapshot', state: panelState([]) });
     const page = harness.page;
-    assert.deepEqual(await page.locator('.empty-state p').allInnerTexts(), [german.emptyState, german.emptyStateHint]);
+    assert.deepEqual(await page.locator('.empty-state p').allInnerTexts(), [german.emptyState, german.emptyStateTour, german.emptyStateHint]);
     const input = page.locator('#composer-input');
     assert.deepEqual([await input.getAttribute('placeholder'), await input.getAttribute('aria-label')], [german.composerPlaceholder, german.composerLabel]);
     const send = page.locator('#send-button');
@@ -226,7 +227,7 @@ describe('conversation controls in the panel', () => {
     const items = harness.page.locator('#prompt-queue .queue-item');
     await items.nth(1).waitFor();
     assert.deepEqual(await harness.page.locator('#prompt-queue .queue-text').allInnerTexts(), ['first queued', 'second queued']);
-    assert.match(await harness.page.locator('#prompt-queue .queue-title').innerText(), /Queued \(2\): sent when the agent is done/);
+    assert.match(await harness.page.locator('#prompt-queue').getAttribute('aria-label') ?? '', /Queued \(2\): sent when the agent is done/);
     await items.filter({ hasText: 'second queued' }).getByRole('button', { name: 'Send now' }).click();
     await sentCount(harness, 'queueAction', 1);
     assert.deepEqual(harness.sent.at(-1), { type: 'queueAction', action: 'sendNow', id: 'q2' });
@@ -365,7 +366,7 @@ describe('review feedback in the panel', () => {
     const edit = page.locator('.tool-card[data-tool-call-id="conv-edit"]');
     await edit.locator('.permission-options').waitFor({ timeout: 30_000 });
     const asked = edit.locator('.permission .tool-diff');
-    assert.deepEqual(await asked.locator('.diff-line').allInnerTexts(), ['- export const greeting = "hello";', '+ export const greeting = "hello, world";'], 'the question shows the diff the agent sent');
+    assert.deepEqual(await asked.locator('.diff-line').evaluateAll((lines) => lines.map((line) => `${line.querySelector('.diff-sign')?.textContent ?? ''} ${line.querySelector('.diff-code')?.textContent ?? ''}`)), ['− export const greeting = "hello";', '+ export const greeting = "hello, world";'], 'the question shows the diff the agent sent');
     assert.equal(await edit.locator('.tool-diff').count(), 1, 'shown once, in the question');
     await screenshot(page, 'webview-permission-diff');
     await edit.locator('.permission-options vscode-button[title$="(allow once)"]').click();
@@ -375,7 +376,7 @@ describe('review feedback in the panel', () => {
     ledger.record(file, { before: 'export const greeting = "hello";\n\nexport const x = 1;\n', after: 'export const greeting = "hello, world";\n\nexport const x = 2;\n', origin: 'editor', toolCallId: 'conv-edit' });
     const hunks = edit.locator('.tool-diff.pending .hunk');
     await hunks.nth(1).waitFor({ timeout: 10_000 });
-    const comment = hunks.nth(0).locator('vscode-button[title^="Comment on this change"]');
+    const comment = hunks.nth(0).locator('button[title^="Comment on this change"]');
     await comment.focus();
     await page.keyboard.press('Enter');
     const box = page.getByRole('textbox', { name: 'Comment for the agent on src/greeting.ts line 1' });
@@ -407,7 +408,7 @@ describe('review feedback in the panel', () => {
     await row.getByRole('button', { name: 'Changes to src/greeting.ts', exact: true }).click();
     const rowHunks = page.locator('#changes-bar .change-hunks .hunk');
     await rowHunks.nth(1).waitFor({ timeout: 5_000 });
-    assert.equal(await rowHunks.locator('vscode-button[title^="Comment on this change"]').count(), 2, 'the row opens onto its hunks, each with Comment');
+    assert.equal(await rowHunks.locator('button[title^="Comment on this change"]').count(), 2, 'the row opens onto its hunks, each with Comment');
     assert.equal(await rowHunks.nth(0).locator('.comment-text').innerText(), 'Use a named constant.');
     await screenshot(page, 'webview-review-feedback');
     await page.locator('#changes-bar').getByRole('button', { name: 'Keep reviewed' }).click();

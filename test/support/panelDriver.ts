@@ -100,9 +100,11 @@ export class PanelDriver {
 
   /** Waits until the changes bar says `count` files are pending (0: none). */
   async pendingFiles(count: number, timeoutMs = 15_000): Promise<void> {
-    const text = count === 0 ? 'No pending changes' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
+    const text = count === 0 ? 'no files changed' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
     const bar = this.changesBar();
-    await this.until(async () => ((await bar.isHidden()) ? count === 0 : (await bar.locator('.changes-summary').innerText()).includes(text)), `"${text}" in the changes bar`, timeoutMs);
+    // Nothing pending: no summary (the bar is hidden or offers only Redo).
+    const summary = bar.locator('.changes-summary');
+    await this.until(async () => ((await bar.isHidden()) || (await summary.count()) === 0 ? count === 0 : (await summary.innerText()).includes(text)), `"${text}" in the changes bar`, timeoutMs);
   }
 
   barButton(name: string) {

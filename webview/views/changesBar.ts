@@ -1,6 +1,6 @@
 import { commentCountText, placeText, progressText, reviewProgress, type HunkCounts } from '../../src/contract/reviewProgress';
 import { emptyReview, type ReviewCommentView, type ReviewFileView, type ReviewView } from '../../src/contract/reviewView';
-import { button, el, icon } from '../dom';
+import { el, icon, iconButton } from '../dom';
 import { FeedbackIndex, ReviewUi } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
 import { fileReviewToggle, originBadge, renderHunk, reviewRequests, sendFeedback, type HunkContext, type RequestReview } from './hunkView';
@@ -8,8 +8,8 @@ import { fileReviewToggle, originBadge, renderHunk, reviewRequests, sendFeedback
 const SURFACE = 'changes-bar';
 
 /**
- * "N files changed +a −d · R of H hunks reviewed" above the composer, with Keep all / Undo all /
- * Review, per-file rows that open onto their hunks, and the comments that will go with the next
+ * One row above the composer: "N files changed +a −d · R of H hunks reviewed" and icon buttons for
+ * Review, Undo all and Keep all; per-file rows that open onto their hunks, and the comments that will go with the next
  * message.
  */
 export class ChangesBar {
@@ -19,35 +19,57 @@ export class ChangesBar {
   private readonly ui = new ReviewUi();
   private readonly requestReview: RequestReview;
   private current: ReviewView = emptyReview;
+  /** The user hid the Redo row; it comes back when the changes do. */
+  private redoDismissed = false;
 
   constructor(private readonly post: PostToHost) {
     this.requestReview = reviewRequests(post);
   }
 
   render(review: ReviewView): void {
+    if (this.redoDismissed && (review.files.length > 0 || !review.canRedo)) this.redoDismissed = false;
     this.current = review;
     const { files } = review;
     const feedback = new FeedbackIndex(review.feedback);
     const { comments } = feedback.feedback;
-    this.element.hidden = files.length === 0 && !review.canRedo && comments.length === 0;
+    const redoOnly = files.length === 0 && review.canRedo && !this.redoDismissed;
+    this.element.hidden = files.length === 0 && !redoOnly && comments.length === 0;
     if (this.element.hidden) return;
     const progress = reviewProgress(review);
     const context: HunkContext = { post: this.post, feedback, ui: this.ui, surface: SURFACE };
     const rows = this.expanded ? files.map((file) => this.fileRow(file, context, progress.files.get(file.path) ?? { reviewed: 0, hunks: 0 })) : [];
-    this.element.replaceChildren(el('div', { class: 'changes-header' }, this.summary(review, progress), this.actions(review, progress.reviewed)), ...rows, ...this.commentList(comments));
+    const header = files.length > 0 ? [el('div', { class: 'changes-header' }, this.summary(review, progress), this.actions(review, progress.reviewed))]
+      : redoOnly ? [this.redoRow()] : [];
+    this.element.replaceChildren(...header, ...rows, ...this.commentList(comments));
     this.ui.prune();
+  }
+
+  /** Nothing pending, but an undo can be brought back: one row with Redo, which the user can dismiss. */
+  private redoRow(): HTMLElement {
+    return el('div', { class: 'changes-header' },
+      el('span', { class: 'changes-note' }, icon('history'), ' Undone changes can be brought back'),
+      el('span', { class: 'changes-actions' },
+        this.redoButton(),
+        iconButton('Dismiss', 'close', { title: 'Hide this until something changes again', onClick: () => {
+          this.redoDismissed = true;
+          this.render(this.current);
+        } })));
+  }
+
+  private redoButton(): HTMLElement {
+    return iconButton('Redo', 'redo', { title: 'Bring back the agent change you last undid', onClick: () => this.requestReview('redoUndo') });
   }
 
   private summary(review: ReviewView, progress: HunkCounts): HTMLElement {
     const { files } = review;
     const added = files.reduce((sum, file) => sum + file.added, 0);
     const removed = files.reduce((sum, file) => sum + file.removed, 0);
-    const toggle = this.ui.keepFocus(`${SURFACE}|summary`, el('button', { class: 'changes-summary', 'aria-expanded': String(this.expanded), title: 'Show the changed files' },
+    const toggle = this.ui.keepFocus(`${SURFACE}|summary`, el('button', { type: 'button', class: 'changes-summary', 'aria-expanded': String(this.expanded), title: 'Show the changed files' },
       icon(this.expanded ? 'chevron-down' : 'chevron-right'),
-      files.length === 0 ? ' No pending changes' : ` ${files.length} ${files.length === 1 ? 'file' : 'files'} changed `,
-      files.length === 0 ? '' : el('span', { class: 'stat-added' }, `+${added}`), ' ',
-      files.length === 0 ? '' : el('span', { class: 'stat-removed' }, `−${removed}`),
-      files.length === 0 ? '' : el('span', { class: 'review-progress' }, ` · ${progressText(progress)}`)));
+      el('span', { class: 'changes-summary-text' },
+        el('span', { class: 'changes-count' }, `${files.length} ${files.length === 1 ? 'file' : 'files'} changed`), ' ',
+        el('span', { class: 'changes-stats' }, el('span', { class: 'stat-added' }, `+${added}`), ' ', el('span', { class: 'stat-removed' }, `−${removed}`)), ' ',
+        el('span', { class: 'review-progress' }, `· ${progressText(progress)}`))));
     toggle.addEventListener('click', () => {
       this.expanded = !this.expanded;
       this.render(this.current);
@@ -55,19 +77,22 @@ export class ChangesBar {
     return toggle;
   }
 
+  /**
+   * Icon buttons anchored at the row's right end, always in the same order: those that come and go
+   * (Redo, Keep reviewed) are at the left of the group, so a click never moves the others.
+   */
   private actions(review: ReviewView, reviewed: number): HTMLElement {
     const requestReview = this.requestReview;
-    const actions = el('div', { class: 'changes-actions' });
-    if (review.canRedo) actions.append(button('Redo', { icon: 'redo', secondary: true, title: 'Bring back the agent change you last undid', onClick: () => requestReview('redoUndo') }));
-    if (review.files.length === 0) return actions;
-    actions.append(
-      button('Review', { icon: 'diff-multiple', secondary: true, title: 'Open all pending changes in a multi-file diff', onClick: () => requestReview('openReview') }),
-      button('Undo all', { icon: 'discard', secondary: true, onClick: () => requestReview('undoAll') }));
+    const actions = el('span', { class: 'changes-actions', role: 'group', 'aria-label': 'All pending changes' });
+    if (review.canRedo) actions.append(this.redoButton());
     if (reviewed > 0) {
-      actions.append(button('Keep reviewed', { icon: 'pass', secondary: true, title: `Keep the ${reviewed} ${reviewed === 1 ? 'change' : 'changes'} marked reviewed`,
+      actions.append(iconButton('Keep reviewed', 'pass', { title: `Keep the ${reviewed} ${reviewed === 1 ? 'change' : 'changes'} marked reviewed`,
         onClick: () => sendFeedback(this.post, { kind: 'keepReviewed' }) }));
     }
-    actions.append(button('Keep all', { icon: 'check-all', onClick: () => requestReview('keepAll') }));
+    actions.append(
+      iconButton('Review', 'diff-multiple', { title: 'Review: open all pending changes in a multi-file diff', onClick: () => requestReview('openReview') }),
+      iconButton('Undo all', 'discard', { title: 'Undo all pending changes', onClick: () => requestReview('undoAll') }),
+      iconButton('Keep all', 'check-all', { title: 'Keep all pending changes', className: 'primary', onClick: () => requestReview('keepAll') }));
     return actions;
   }
 
@@ -95,8 +120,8 @@ export class ChangesBar {
       originBadge(file, true),
       el('span', { class: 'row-actions' },
         fileReviewToggle(context, file, counts),
-        button('', { icon: 'discard', secondary: true, title: `Undo all changes to ${file.label}`, onClick: () => requestReview('undoFile', file.path) }),
-        button('', { icon: 'check', secondary: true, title: `Keep all changes to ${file.label}`, onClick: () => requestReview('keepFile', file.path) })));
+        iconButton(`Undo ${file.label}`, 'discard', { title: `Undo all changes to ${file.label}`, onClick: () => requestReview('undoFile', file.path) }),
+        iconButton(`Keep ${file.label}`, 'check', { title: `Keep all changes to ${file.label}`, onClick: () => requestReview('keepFile', file.path) })));
     if (!open) return row;
     return el('div', { class: 'change-group' }, row, el('div', { class: 'change-hunks' }, ...file.hunks.map((hunk) => renderHunk(file, hunk, context))));
   }
@@ -110,7 +135,7 @@ export class ChangesBar {
         el('span', { class: 'pending-comment-place', title: comment.pending ? comment.path : `${comment.path}: this change is no longer pending (kept, undone or edited since); the lines are as last seen` },
           `${comment.label} ${placeText(comment.place)}${comment.pending ? '' : ' (no longer pending)'}`),
         el('span', { class: 'pending-comment-text', title: comment.text }, comment.text),
-        button('', { icon: 'close', secondary: true, title: `Remove this comment (${comment.label} ${placeText(comment.place)})`,
+        iconButton('Remove comment', 'close', { title: `Remove this comment (${comment.label} ${placeText(comment.place)})`,
           onClick: () => sendFeedback(this.post, { kind: 'removeComment', commentId: comment.id }) }))))];
   }
 }

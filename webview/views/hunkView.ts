@@ -2,9 +2,10 @@ import { MAX_COMMENTS_PER_MESSAGE } from '../../src/contract/reviewLimits';
 import type { ReviewFeedbackChange } from '../../src/contract/reviewMessages';
 import { placeText, progressText, type HunkCounts } from '../../src/contract/reviewProgress';
 import { changeWords, type ReviewAction, type ReviewCommentView, type ReviewFileView, type ReviewHunkView } from '../../src/contract/reviewView';
-import { button, el, icon } from '../dom';
+import { el, icon, iconButton } from '../dom';
 import type { FeedbackIndex, ReviewUi } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
+import { languageOfPath, renderDiffLines, type NumberedLine } from './diffLines';
 
 /** Asks the host for a review action on everything, a file, or one hunk. */
 export type RequestReview = (action: ReviewAction, path?: string | null, hunkId?: string | null) => void;
@@ -37,10 +38,12 @@ export function sendFeedback(post: PostToHost, change: ReviewFeedbackChange): vo
   post({ type: 'reviewFeedback', change });
 }
 
-/** A "Reviewed" toggle for a hunk or (`hunkId` null) a whole file; `text` says what it shows. */
-function reviewedToggle(context: HunkContext, file: ReviewFileView, hunkId: string | null, reviewed: boolean, text: string, title: string): HTMLElement {
-  const toggle = el('button', { class: 'icon-toggle review-toggle', 'aria-pressed': String(reviewed), title },
-    icon(reviewed ? 'pass-filled' : 'circle-large-outline'), el('span', { class: 'review-count' }, text));
+/** A "Reviewed" toggle for a hunk or (`hunkId` null) a whole file; `text` (null: icon only, named `name`) says what it shows. */
+function reviewedToggle(context: HunkContext, file: ReviewFileView, hunkId: string | null, reviewed: boolean, text: string | null, title: string): HTMLElement {
+  const toggle = text === null
+    ? el('button', { type: 'button', class: 'icon-action review-toggle', 'aria-pressed': String(reviewed), 'aria-label': 'Reviewed', title }, icon(reviewed ? 'pass-filled' : 'circle-large-outline'))
+    : el('button', { type: 'button', class: 'icon-toggle review-toggle', 'aria-pressed': String(reviewed), title },
+      icon(reviewed ? 'pass-filled' : 'circle-large-outline'), el('span', { class: 'review-count' }, text));
   toggle.addEventListener('click', () => sendFeedback(context.post, { kind: 'markReviewed', path: file.path, hunkId, reviewed: !reviewed }));
   return context.ui.keepFocus(`${context.surface}|${file.path}|${hunkId ?? 'file'}|reviewed`, toggle);
 }
@@ -52,19 +55,28 @@ export function fileReviewToggle(context: HunkContext, file: ReviewFileView, cou
   return reviewedToggle(context, file, null, all, `${counts.reviewed}/${counts.hunks} reviewed`, title);
 }
 
-/** One pending hunk with Reviewed, Comment, Keep and Undo, and its comments under it. */
+/** A pending hunk's lines, numbered as before (removed) and after (added) the change. */
+function hunkLines(hunk: ReviewHunkView): NumberedLine[] {
+  const oldStart = hunk.baseStart ?? null;
+  return [
+    ...hunk.removed.map((text, index): NumberedLine => ({ kind: 'removed', old: oldStart === null ? null : oldStart + 1 + index, new: null, text })),
+    ...hunk.added.map((text, index): NumberedLine => ({ kind: 'added', old: null, new: hunk.currentStart + 1 + index, text })),
+  ];
+}
+
+/**
+ * One pending hunk: a single row of icon buttons (Reviewed, Comment, Keep, Undo; their words on
+ * hover and focus) over its numbered lines, and its comments under it.
+ */
 export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, context: HunkContext): HTMLElement {
   const requestReview = reviewRequests(context.post);
-  const body = el('pre', { class: 'diff-body' });
-  for (const line of hunk.removed) body.append(el('div', { class: 'diff-line diff-removed' }, `- ${line}`));
-  for (const line of hunk.added) body.append(el('div', { class: 'diff-line diff-added' }, `+ ${line}`));
   const where = `line ${hunk.currentStart + 1}`;
+  const body = renderDiffLines(hunkLines(hunk), languageOfPath(file.path), `Change to ${file.label} at ${where}`);
   const key = `${context.surface}|${file.path}|${hunk.id}`;
   const slot = el('div', { class: 'comment-slot' });
   const comments = context.feedback.commentsOn(hunk.id);
   const full = context.feedback.feedback.comments.length >= MAX_COMMENTS_PER_MESSAGE;
-  const comment = context.ui.keepFocus(`${key}|comment`, button('Comment', {
-    icon: 'comment', secondary: true,
+  const comment = context.ui.keepFocus(`${key}|comment`, iconButton('Comment', 'comment', {
     title: full ? `One message takes at most ${MAX_COMMENTS_PER_MESSAGE} comments: send these first` : `Comment on this change (${where}) for the agent`,
     onClick: () => {
       if (!full) openBox(slot, context, `${key}|new`, { label: `Comment for the agent on ${file.label} ${where}`, text: '', back: `${key}|comment`, save: (text) => sendFeedback(context.post, { kind: 'addComment', path: file.path, hunkId: hunk.id, text }) });
@@ -75,11 +87,11 @@ export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, context: 
   return el('div', { class: `hunk${context.feedback.isReviewed(hunk.id) ? ' reviewed' : ''}`, 'data-hunk-id': hunk.id },
     el('div', { class: 'hunk-header' },
       el('span', { class: 'hunk-where' }, where),
-      el('span', { class: 'hunk-actions' },
+      el('span', { class: 'hunk-actions', role: 'group', 'aria-label': `Change at ${where}` },
         hunkReviewedToggle(context, file, hunk, where),
         comment,
-        button('Keep', { icon: 'check', title: `Keep this change (${where})`, onClick: () => requestReview('keepHunk', file.path, hunk.id) }),
-        button('Undo', { icon: 'discard', secondary: true, title: `Undo this change (${where})`, onClick: () => requestReview('undoHunk', file.path, hunk.id) }))),
+        iconButton('Undo', 'discard', { title: `Undo this change (${where})`, onClick: () => requestReview('undoHunk', file.path, hunk.id) }),
+        iconButton('Keep', 'check', { title: `Keep this change (${where})`, className: 'primary', onClick: () => requestReview('keepHunk', file.path, hunk.id) }))),
     body,
     ...(comments.length > 0 ? [el('div', { class: 'hunk-comments' }, ...comments.map((item) => renderComment(item, context, key)))] : []),
     slot);
@@ -87,7 +99,7 @@ export function renderHunk(file: ReviewFileView, hunk: ReviewHunkView, context: 
 
 function hunkReviewedToggle(context: HunkContext, file: ReviewFileView, hunk: ReviewHunkView, where: string): HTMLElement {
   const reviewed = context.feedback.isReviewed(hunk.id);
-  return reviewedToggle(context, file, hunk.id, reviewed, 'Reviewed', reviewed ? `Marked reviewed (${where}). Press to unmark.` : `Mark this change (${where}) reviewed`);
+  return reviewedToggle(context, file, hunk.id, reviewed, null, reviewed ? `Marked reviewed (${where}). Press to unmark.` : `Mark this change (${where}) reviewed`);
 }
 
 /** A comment under its hunk: the text, Edit (in place) and Remove. */
@@ -99,8 +111,8 @@ function renderComment(comment: ReviewCommentView, context: HunkContext, hunkKey
     row.append(context.ui.keepFocus(`${key}|edit`, editing));
     return row;
   }
-  const edit = context.ui.keepFocus(`${key}|editButton`, button('', {
-    icon: 'edit', secondary: true, title: 'Edit this comment',
+  const edit = context.ui.keepFocus(`${key}|editButton`, iconButton('Edit comment', 'edit', {
+    title: 'Edit this comment',
     onClick: () => openBox(row, context, `${key}|edit`, {
       label: `Edit the comment on ${comment.label} ${placeText(comment.place)}`, text: comment.text, back: `${key}|editButton`, replace: true,
       save: (text) => sendFeedback(context.post, { kind: 'editComment', commentId: comment.id, text }),
@@ -108,7 +120,7 @@ function renderComment(comment: ReviewCommentView, context: HunkContext, hunkKey
     }),
   }));
   row.append(el('span', { class: 'comment-text' }, comment.text), el('span', { class: 'comment-actions' }, edit,
-    button('', { icon: 'trash', secondary: true, title: 'Remove this comment', onClick: () => {
+    iconButton('Remove comment', 'trash', { title: 'Remove this comment', onClick: () => {
       sendFeedback(context.post, { kind: 'removeComment', commentId: comment.id });
       // The row goes with the comment: the keyboard stays on the hunk.
       context.ui.focus(`${hunkKey}|comment`);

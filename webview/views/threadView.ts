@@ -277,6 +277,7 @@ export class ThreadView {
     this.emptyState = el('div', { class: 'empty-state' },
       icon('comment-discussion', 'empty-icon'),
       el('p', {}, panelStrings.emptyState),
+      el('p', { class: 'hint' }, panelStrings.emptyStateTour),
       el('p', { class: 'hint' }, panelStrings.emptyStateHint));
     this.container.append(this.emptyState);
   }

@@ -6,6 +6,7 @@ import { button, el, icon, isEditorPath, spinner } from '../dom';
 import { assertNever } from '../../src/util/assertNever';
 import type { ReviewStore } from '../reviewStore';
 import type { PostToHost } from '../vscodeApi';
+import { languageOfPath, renderDiffLines, type NumberedLine } from './diffLines';
 import { renderPendingFile, type HunkContext } from './hunkView';
 import type { TerminalPanes } from './terminalView';
 import { showFramesLink } from './toolFrameLink';
@@ -122,8 +123,6 @@ function diffViewOf(content: DiffContent): AgentDiffView {
   return view;
 }
 
-const diffSigns = { added: '+', removed: '-', context: ' ' } as const;
-
 /** A file name as the agent wrote it, escaped, and isolated so its direction cannot reorder the text around it. */
 function fileName(label: string): HTMLElement {
   return el('bdi', {}, visibleText(label));
@@ -134,18 +133,27 @@ function outsideMark(name: PathLabel): HTMLElement | null {
   return name.outside ? el('span', { class: 'outside-workspace', title: 'This file is outside the workspace folder' }, icon('warning'), ' outside the workspace') : null;
 }
 
+/** An agent's diff as numbered lines: each hunk's lines counted from its old and new starts, a gap line between hunks. */
+function numberedLines(diff: AgentDiffView): (NumberedLine | { gap: string })[] {
+  const lines: (NumberedLine | { gap: string })[] = [];
+  for (const hunk of diff.hunks) {
+    if (hunk.newStart > 1 || diff.hunks.length > 1) lines.push({ gap: `… line ${hunk.newStart}` });
+    let old = hunk.oldStart;
+    let next = hunk.newStart;
+    for (const line of hunk.lines) {
+      lines.push({ kind: line.kind, text: line.text, old: line.kind === 'added' ? null : old++, new: line.kind === 'removed' ? null : next++ });
+    }
+  }
+  if (diff.hunks.length === 0) lines.push({ gap: 'No change: the new text is the same as the old.' });
+  if (diff.omittedLines > 0) lines.push({ gap: `… ${diff.omittedLines} more ${diff.omittedLines === 1 ? 'line' : 'lines'} not shown` });
+  return lines;
+}
+
 function renderAgentDiff(diff: AgentDiffView, paths: WorkspacePaths): HTMLElement {
   const name = paths.label(diff.path);
-  const body = el('pre', { class: 'diff-body', tabindex: '0', 'aria-label': `Changes to ${visibleText(name.label)}` });
-  for (const hunk of diff.hunks) {
-    if (hunk.newStart > 1 || diff.hunks.length > 1) body.append(el('div', { class: 'diff-line diff-gap' }, `… line ${hunk.newStart}`));
-    for (const line of hunk.lines) body.append(el('div', { class: `diff-line diff-${line.kind}` }, `${diffSigns[line.kind]} ${line.text}`));
-  }
-  if (diff.hunks.length === 0) body.append(el('div', { class: 'diff-line diff-gap' }, 'No change: the new text is the same as the old.'));
-  if (diff.omittedLines > 0) body.append(el('div', { class: 'diff-line diff-gap' }, `… ${diff.omittedLines} more ${diff.omittedLines === 1 ? 'line' : 'lines'} not shown`));
   return el('div', { class: 'tool-diff' },
     el('div', { class: 'diff-path', title: visibleText(name.full) }, icon('diff'), el('span', {}, fileName(name.label), diff.newFile ? ' (new file)' : ''), outsideMark(name), el('span', { class: 'diff-stats' }, ` +${diff.added} −${diff.removed}`)),
-    body);
+    renderDiffLines(numberedLines(diff), languageOfPath(diff.path), `Changes to ${visibleText(name.label)}`));
 }
 
 /** The verb of a permission question about one file; kinds without one get the general question. */

@@ -5,7 +5,7 @@ import { el, icon } from '../dom';
  * updates, permission request and answer, and the fs and terminal calls made for it).
  */
 export function showFramesLink(toolCallId: string, showFrames: (toolCallId: string) => void): HTMLElement {
-  const link = el('a', { href: '#', class: 'show-frames-link', title: 'Show the JSON-RPC frames of this tool call in the frame inspector' }, icon('list-flat'), ' Show frames');
+  const link = el('a', { href: '#', class: 'show-frames-link', title: 'Show the messages between Tandem and the agent for this tool call' }, icon('list-flat'), ' Show frames');
   link.addEventListener('click', (event) => {
     event.preventDefault();
     showFrames(toolCallId);

@@ -84,12 +84,15 @@ export const diskEntry = (name: string, bytes: Buffer | null) => ({ path: at(nam
 const bar = () => panel.locator('#changes-bar');
 
 export async function pendingFiles(count: number): Promise<void> {
-  const text = count === 0 ? 'No pending changes' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
-  // The summary can change between finding and reading it: a short read that fails is read again.
-  const shown = () => bar().locator('.changes-summary').innerText({ timeout: 1_000 }).catch(() => null);
+  const text = count === 0 ? 'no files changed' : `${count} ${count === 1 ? 'file' : 'files'} changed`;
+  // Nothing pending: no summary (the bar is hidden or offers only Redo).
+  const summary = bar().locator('.changes-summary');
+  // The summary can go between counting and reading it: a short read that fails reads as nothing.
+  const shown = () => summary.innerText({ timeout: 1_000 }).catch(() => null);
   await until(async () => {
-    if (await bar().isHidden()) return count === 0;
-    return (await shown())?.includes(text) ?? false;
+    if ((await bar().isHidden()) || (await summary.count()) === 0) return count === 0;
+    const summaryText = await shown();
+    return summaryText === null ? count === 0 : summaryText.includes(text);
   }, `"${text}" in the changes bar`);
 }
 
@@ -104,7 +107,7 @@ export async function fileRows(): Promise<string[]> {
 export async function decideFile(name: string, decision: 'Keep' | 'Undo'): Promise<void> {
   await fileRows();
   const row = bar().locator(`.change-row[data-path="${at(name)}"]`);
-  await row.locator(`vscode-button[title="${decision} all changes to ${name}"]`).click({ timeout: 10_000 });
+  await row.getByRole('button', { name: `${decision} ${name}`, exact: true }).click({ timeout: 10_000 });
   await row.waitFor({ state: 'detached', timeout: 15_000 });
 }
 

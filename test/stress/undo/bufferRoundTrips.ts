@@ -71,7 +71,7 @@ async function decide(panel: Frame, mode: BatchMode, cases: readonly BufferCase[
   if ((await summary.getAttribute('aria-expanded')) !== 'true') await summary.click();
   for (const item of cases) {
     const row = bar.locator(`.change-row[data-path="${join(workspace, item.path)}"]`);
-    await row.locator(`[role="button"][title^="${item.decision === 'keep' ? 'Keep' : 'Undo'} all changes to"]`).click({ timeout: 10_000 });
+    await row.locator(`button[title^="${item.decision === 'keep' ? 'Keep' : 'Undo'} all changes to"]`).click({ timeout: 10_000 });
     await row.waitFor({ state: 'detached', timeout: 10_000 });
   }
 }

@@ -24,7 +24,8 @@ export async function settleWorkbench(w: GeminiWorkbench, settings: Record<strin
   // First, so that settings.json is the only editor to type in.
   await runCommand(page, 'Close All Editors');
   await useSettings(w, settings);
-  await runCommand(page, 'Hide Panel');
+  // The palette offers "Hide Panel" only while the panel shows.
+  if (await page.locator('.part.panel').first().isVisible()) await runCommand(page, 'Hide Panel');
   const follow = panel.locator('#follow-agent[aria-pressed="true"]');
   if (await follow.count() > 0) {
     await follow.click();

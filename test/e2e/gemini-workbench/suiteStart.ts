@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { openNewTab, saveUserSettings } from '../../support/panelUser';
 import { runCommand } from '../../support/workbench';
-import { selectAgent } from './panelSteps';
+import { explainTimeout, selectAgent } from './panelSteps';
 import { barButton, pendingFiles, useWorkbench } from './reviewBytesSteps';
 import type { GeminiWorkbench } from './workbench';
 
@@ -23,7 +23,7 @@ export async function settleWorkbench(w: GeminiWorkbench, settings: Record<strin
   useWorkbench(w);
   // First, so that settings.json is the only editor to type in.
   await runCommand(page, 'Close All Editors');
-  await useSettings(w, settings);
+  await explainTimeout(page, panel, useSettings(w, settings), 'the suite\'s settings were not saved');
   // The palette offers "Hide Panel" only while the panel shows.
   if (await page.locator('.part.panel').first().isVisible()) await runCommand(page, 'Hide Panel');
   const follow = panel.locator('#follow-agent[aria-pressed="true"]');

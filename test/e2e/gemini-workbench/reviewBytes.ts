@@ -9,36 +9,15 @@ import { before, describe, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { sha256 } from '../../support/hashes';
 import type { ScriptedModelServer } from '../../support/model-servers/script';
-import { saveUserSettings, send } from '../../support/panelUser';
+import { send } from '../../support/panelUser';
 import { openFile, runCommand, screenshot } from '../../support/workbench';
 import { selectAgent } from './panelSteps';
 import {
   allowUntil, at, barButton, cursorLine, decideFile, diskEntry, expectBytes, expectEditorShows, fileRows, goToLine, isDirty, of, onDisk,
-  pendingFiles, request, turn, useWorkbench, utf8,
+  pendingFiles, request, turn, utf8,
 } from './reviewBytesSteps';
-import { until, type GeminiWorkbench, type WorkbenchGetter } from './workbench';
-
-/**
- * This suite's starting state, from what the panel's tests left: its settings as a user saves them
- * (unsaved edits are the point, and undo notes are off), no editor, terminal or follow mode open, no
- * pending change, and a Gemini CLI conversation in front.
- */
-async function startReviewing(w: GeminiWorkbench): Promise<void> {
-  const { page, panel } = w;
-  // First, so that settings.json is the only editor to type in.
-  await runCommand(page, 'Close All Editors');
-  // VS Code's desktop default; in the browser it saves after a second.
-  await saveUserSettings(page, w.tandem.server.userDataDir, (settings) => ({ ...settings, 'files.autoSave': 'off', 'tandem.review.tellAgentAboutUndo': false }));
-  await runCommand(page, 'Hide Panel');
-  const follow = panel.locator('#follow-agent[aria-pressed="true"]');
-  if (await follow.count() > 0) {
-    await follow.click();
-    await panel.locator('#follow-agent[aria-pressed="false"]').waitFor({ timeout: 10_000 });
-  }
-  if (await barButton('Keep all').isVisible()) await barButton('Keep all').click();
-  await pendingFiles(0);
-  await selectAgent(panel, 'Gemini CLI', 'gemini');
-}
+import { settleWorkbench } from './suiteStart';
+import { until, type WorkbenchGetter } from './workbench';
 
 export function registerReviewBytesTests(workbench: WorkbenchGetter): void {
   describe('review byte for byte in code-server', () => {
@@ -48,8 +27,10 @@ export function registerReviewBytesTests(workbench: WorkbenchGetter): void {
     before(async () => {
       const w = workbench();
       ({ page, panel, model } = w);
-      useWorkbench(w);
-      await startReviewing(w);
+      // Unsaved edits are the point (VS Code's desktop default; in the browser it saves after a
+      // second), and undo notes are off; then a Gemini CLI conversation in front.
+      await settleWorkbench(w, { 'files.autoSave': 'off', 'tandem.review.tellAgentAboutUndo': false });
+      await selectAgent(panel, 'Gemini CLI', 'gemini');
     });
 
     test('Gemini CLI through the editor: BOM + CRLF, mixed EOL, lone CR, no final newline, emoji, a new file; a Latin-1 file is never rewritten', { timeout: 300_000 }, async () => {

@@ -1,8 +1,9 @@
 // The one code-server the Gemini CLI suites share (see gemini-workbench.e2e.test.ts): the packaged
 // .vsix on a copy of the sample workspace, the real Gemini CLI against a scripted model server, the
-// shipped demo agent, the scripted agents the panel tests pick, the bytes agent of the review tests,
-// and the ACP registry fixture over HTTP. Each suite's settings that would change another's are set
-// by that suite when it starts (reviewBytes.ts), as a user edits settings.json.
+// shipped demo agent, the scripted agents the panel tests pick, the bytes agent of the review and
+// checkpoint tests, the same agent behind a tap on its stdin for the feedback tests, and the ACP
+// registry fixture over HTTP. Each suite's settings that would change another's are set by that
+// suite when it starts (suiteStart.ts), as a user edits settings.json.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,8 @@ export interface GeminiWorkbench {
   /** The panel's frame now: a test that hides the panel or reloads the window finds it again and sets it here. */
   panel: Frame;
   model: ScriptedModelServer;
+  /** Where the feedback agent's tap logs every session/prompt it receives (promptTap.ts). */
+  promptLog: string;
 }
 
 /** What a suite module is given: the shared workbench, once `before` has opened it. */
@@ -45,6 +48,8 @@ export async function openGeminiWorkbench(): Promise<GeminiWorkbench> {
   const { tmp, workspace } = tempWorkspace('e2e', SAMPLE_WORKSPACE);
   const registry = await serveRegistryFixture();
   const scripted = scriptedAgentDefinition();
+  const bytesAgent = ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')];
+  const promptLog = join(tmp, 'prompts.jsonl');
   try {
     const tandem = await openAgentWorkbench({ tmp, workspace }, GEMINI_CLI, {
       settings: {
@@ -60,14 +65,18 @@ export async function openGeminiWorkbench(): Promise<GeminiWorkbench> {
           label: 'Scripted sign-in', command: scripted.command, args: scripted.args,
           env: { SCRIPTED_AGENT_AUTH: 'session', SCRIPTED_AGENT_AUTH_MARKER: join(tmp, 'signed-in') },
         },
-        bytes: { label: 'Bytes agent', command: process.execPath, args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'reviewBytesAgent.ts')] },
+        bytes: { label: 'Bytes agent', command: process.execPath, args: bytesAgent },
+        feedback: {
+          label: 'Feedback agent', command: process.execPath,
+          args: ['--import', tsxLoader, join(REPO_ROOT, 'test', 'e2e', 'promptTap.ts'), ...bytesAgent], env: { TANDEM_PROMPT_LOG: promptLog },
+        },
       },
     });
     const close = async () => {
       await registry.close();
       await tandem.close();
     };
-    return { tandem: { ...tandem, close }, tmp, workspace, page: tandem.page, panel: tandem.panel, model: tandem.model };
+    return { tandem: { ...tandem, close }, tmp, workspace, page: tandem.page, panel: tandem.panel, model: tandem.model, promptLog };
   } catch (error) {
     await registry.close();
     throw error;

@@ -17,7 +17,9 @@ export class TabsOverflow {
 
   constructor(private readonly strip: HTMLElement, private readonly select: (tabId: string) => void, private readonly opened: () => void) {
     this.button = el('button', {
+      // Named from the start: hidden until a tab does not fit, it is still a button a check can find.
       class: 'tabs-overflow', id: 'tabs-overflow', hidden: '', 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'aria-controls': 'tabs-menu',
+      'aria-label': 'Open conversations that do not fit',
     }, icon('chevron-down'), this.count);
     this.button.addEventListener('click', () => this.show(this.menu.hidden));
     this.button.addEventListener('keydown', (event) => {

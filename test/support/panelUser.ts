@@ -132,6 +132,11 @@ export async function saveUserSettings(page: Page, userDataDir: string, change: 
   await page.keyboard.press('Control+S');
   for (let i = 0; i < 100 && savedSettings(file) !== JSON.stringify(next); i++) await page.waitForTimeout(100);
   if (savedSettings(file) !== JSON.stringify(next)) throw new Error(`settings.json was not saved with the change: ${readFileSync(file, 'utf8')}`);
+  // The editor can count itself unsaved after the file holds the text (seen with autoSave off);
+  // closed then, it asks to save, and it holds exactly the text just saved: the answer is Save.
+  await page.keyboard.press('Escape');
+  const question = page.locator('.monaco-dialog-box', { hasText: 'Do you want to save the changes you made to settings.json?' });
+  if (await question.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await question.getByRole('button', { name: 'Save', exact: true }).click();
   await closeModalEditor(page);
 }
 

@@ -18,9 +18,8 @@ import { SessionOpener, type AgentAttachment, type ConversationPorts } from './s
 import { ConnectionState } from './connectionState';
 import { SignInFlow, type PromptText } from './signInFlow';
 import { TurnState } from './turnState';
-import { turnUsageEntry, type EndedTurn } from './turnUsageEntry';
-import { BudgetGuard } from './budgetGuard';
-import type { BudgetWarning } from '../usage/budget';
+import { TurnCosts } from './turnCosts';
+import type { EndedTurn } from './turnUsageEntry';
 import { steerIntoThread, steeringSupported } from './steering';
 import { OpeningUpdates } from './openingUpdates';
 import { AgentWatch } from './agentWatch';
@@ -64,7 +63,8 @@ export class SessionController implements Disposable {
   private readonly watch: AgentWatch;
   private readonly sessions: AgentSessions;
   private readonly prompts: PromptTurns;
-  private readonly budget: BudgetGuard | null;
+  /** What its turns cost: the usage ledger and the user's budgets (the meter's warning). */
+  readonly costs: TurnCosts;
 
   constructor(readonly agent: AgentDefinition, private readonly environment: SessionEnvironment, key?: string) {
     this.key = key ?? `session-${nextSessionKey++}`;
@@ -100,27 +100,22 @@ export class SessionController implements Disposable {
       },
     }, environment.startupTimeoutsMs);
     this.sessions = new AgentSessions({ ...conversation, workspaceRoot: scopeCwd(this.workspace), start: () => this.start(), notRunning: () => this.notRunning() });
-    this.budget = environment.budget ? new BudgetGuard(environment.budget, {
-      thread: this.thread, log: this.log, turnCostBefore: () => this.prompts.turnCostBefore(), cancel: () => this.cancel(),
-    }) : null;
+    this.costs = new TurnCosts(environment, {
+      agent: { id: agent.id, label: agent.label }, key: this.key, thread: this.thread, log: this.log,
+      sessionId: () => this.attachment?.sessionId ?? null,
+      project: () => scopeCwd(this.workspace),
+      sessionResponse: () => this.newSessionResponse as EndedTurn['sessionResponse'],
+      turnCostBefore: () => this.prompts.turnCostBefore(),
+      cancel: () => this.cancel(),
+    });
     this.prompts = new PromptTurns({
-      ...conversation, thread: this.thread, turns: this.turns, budget: this.budget ?? undefined,
+      ...conversation, thread: this.thread, turns: this.turns, budget: this.costs.budget ?? undefined,
       start: () => this.start(),
       // A failed start is explained above the thread, once: the turn's end does not say it again.
       notRunning: () => (this.connection.view.phase === 'failed' ? null : this.notRunning()),
       failedByAgent: (attachment) => this.watch.failedByAgent(attachment),
       requireSignIn: (refused) => this.requireSignIn(refused),
     });
-  }
-
-  /** A budget near or at its limit, as the meter shows it; null within every limit or without budgets. */
-  get budgetWarning(): BudgetWarning | null {
-    return this.budget?.warning ?? null;
-  }
-
-  /** The budget warning changed. */
-  onBudgetChanged(listener: () => void): Disposable {
-    return this.budget?.onChanged(listener) ?? { dispose: () => undefined };
   }
 
   /** The open agent connection and session, for requests beside prompts (config options, modes, models). */
@@ -268,7 +263,7 @@ export class SessionController implements Disposable {
     this.terminalDisplays.dispose();
     this.updateEmitter.dispose();
     this.permissions.dispose();
-    this.budget?.dispose();
+    this.costs.dispose();
   }
 
   private async open(): Promise<boolean> {
@@ -349,28 +344,6 @@ export class SessionController implements Disposable {
     this.permissions.cancelAll();
     if (stopReason === 'cancelled' || stopReason === 'error') this.terminalDisplays.endAgentTerminals();
     this.thread.endTurn(stopReason, detail);
-    this.recordUsage(stopReason);
-    // The turn's cost is in the ledger now (or about to be): the meter's warning counts it.
-    void this.budget?.refresh().catch((error: unknown) => this.log.warn(`Budget check failed: ${errorMessage(error)}`));
-  }
-
-  /** The ended turn in the usage ledger, if there is one and the turn reached the agent. */
-  private recordUsage(stopReason: StopReasonView): void {
-    const ledger = this.environment.usageLedger;
-    const account = this.prompts.turnAccount;
-    if (!ledger || !account) return;
-    const entry = turnUsageEntry({
-      agent: { id: this.agent.id, label: this.agent.label },
-      conversation: this.key,
-      sessionId: this.attachment?.sessionId ?? null,
-      project: scopeCwd(this.workspace),
-      facts: this.thread.facts,
-      sessionResponse: this.newSessionResponse as EndedTurn['sessionResponse'],
-      stopReason,
-      costBefore: account.costBefore,
-      response: account.response,
-      endedAt: new Date(),
-    });
-    if (entry) ledger.record(entry);
+    this.costs.turnEnded(stopReason, this.prompts.turnAccount);
   }
 }

@@ -2,7 +2,7 @@ import type { AgentDefinition } from '../agents/agentConfig';
 import type { MentionView, PromptImageView } from '../contract/conversationView';
 import type { HostToWebview, PanelAction, WebviewToHost } from '../contract/messages';
 import { emptyReview } from '../contract/reviewView';
-import type { TerminalAction } from '../contract/terminalView';
+import { runTerminalAction } from './terminalAction';
 import type { PanelState } from '../contract/viewModel';
 import type { SessionController, SessionEnvironment } from '../conversation/sessionController';
 import { assertNever } from '../util/assertNever';
@@ -241,21 +241,6 @@ export class ChatPresenter implements Disposable {
     }
   }
 
-  async terminalAction(terminalId: string, action: TerminalAction): Promise<void> {
-    const displays = this.currentSession.terminalDisplays;
-    switch (action) {
-      case 'kill':
-        // Tandem stops the commands it runs; one the agent runs itself stops with the turn.
-        if (!displays.stop(terminalId) && displays.view(terminalId)?.running) await this.cancelTurn();
-        return;
-      case 'reveal':
-        this.tabs.revealTerminal(terminalId);
-        return;
-      default:
-        assertNever(action, 'terminal action');
-    }
-  }
-
   /** Tandem: Redo Restore: what taking back the last restore would change, in the panel. */
   previewRedoRestore(): Promise<void> {
     return this.checkpoints?.previewRedo() ?? Promise.resolve();
@@ -324,7 +309,9 @@ export class ChatPresenter implements Disposable {
       queueAction: (message) => this.prompts.act(this.tabs.active, message.action, message.id),
       selectAgent: (message) => this.selectAgent(message.agentId),
       runAction: (message) => this.runAction(message.action),
-      terminalAction: (message) => this.terminalAction(message.terminalId, message.action),
+      terminalAction: (message) => runTerminalAction(this.currentSession.terminalDisplays, message.terminalId, message.action, {
+        cancelTurn: () => this.cancelTurn(), revealTerminal: (terminalId) => this.tabs.revealTerminal(terminalId),
+      }),
       openLink: (message) => this.actions.openLink(message.href),
       reviewAction: (message) => this.review?.act({ action: message.action, path: message.path, hunkId: message.hunkId }),
       reviewFeedback: (message) => this.reviewFeedback?.apply(message.change),

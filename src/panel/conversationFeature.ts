@@ -81,7 +81,7 @@ export class ConversationFeature implements Disposable {
       if (shownFacts.has(name)) this.postTask.schedule();
     }));
     store.add(session.thread.onToolCallLocated(({ locations }) => this.follow(locations)));
-    store.add(session.onBudgetChanged(() => this.postTask.schedule()));
+    store.add(session.costs.onChanged(() => this.postTask.schedule()));
     store.add(toDisposable(() => {
       if (this.session === session) this.session = null;
     }));
@@ -99,7 +99,7 @@ export class ConversationFeature implements Disposable {
       prompt: session ? promptSupport(session) : { image: false, embeddedContext: false },
       followAgent: this.followAgent,
       rateLimits: session?.thread.facts.rateLimits ?? [],
-      ...(session?.budgetWarning ? { budget: session.budgetWarning } : {}),
+      ...(session?.costs.warning ? { budget: session.costs.warning } : {}),
     };
   }
 

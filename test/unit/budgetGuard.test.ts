@@ -77,11 +77,11 @@ describe('budgets', () => {
     const environment = scriptedEnvironment(t, { budget: { limits: () => ({ ...NO_LIMITS, conversation: 1 }), spentSince: async () => 0 } });
     const session = scriptedSession(t, { environment });
     let changes = 0;
-    session.onBudgetChanged(() => changes++);
-    assert.equal(session.budgetWarning, null);
+    session.costs.onChanged(() => changes++);
+    assert.equal(session.costs.warning, null);
     await session.prompt('costly 0.85');
     assert.equal(lastTurnEnd(session.thread.snapshot())?.stopReason, 'end_turn');
-    assert.deepEqual(session.budgetWarning, { level: 'near', short: '$0.85 of $1.00 here', text: "Near this conversation's budget: $0.85 of $1.00 spent." });
+    assert.deepEqual(session.costs.warning, { level: 'near', short: '$0.85 of $1.00 here', text: "Near this conversation's budget: $0.85 of $1.00 spent." });
     assert.ok(changes >= 1);
   });
 

@@ -1,3 +1,5 @@
+import { amountText } from './amountText';
+
 /** The user's spending limits, in one currency (costs reported in another are not counted against them). */
 export interface BudgetLimits {
   readonly conversation: number | null;
@@ -43,9 +45,6 @@ const SCOPE_WORDS: Record<BudgetScope, { name: string; setting: string }> = {
   month: { name: "this month's budget", setting: 'tandem.budget.perMonth' },
 };
 
-function amount(value: number, currency: string): string {
-  return currency === 'USD' ? `$${value.toFixed(2)}` : `${value.toFixed(2)} ${currency}`;
-}
 
 /** The setting that holds a scope's limit. */
 export function budgetSetting(scope: BudgetScope): string {
@@ -66,13 +65,13 @@ const SHORT_SCOPES: Record<BudgetScope, string> = { conversation: 'here', day: '
 /** The meter's warning for `state`, or null within every limit. */
 export function budgetWarning(state: BudgetState): BudgetWarning | null {
   if (state.kind === 'within') return null;
-  return { level: state.kind, short: `${amount(state.spent, state.currency)} of ${amount(state.limit, state.currency)} ${SHORT_SCOPES[state.scope]}`, text: budgetSentence(state) };
+  return { level: state.kind, short: `${amountText(state.spent, state.currency)} of ${amountText(state.limit, state.currency)} ${SHORT_SCOPES[state.scope]}`, text: budgetSentence(state) };
 }
 
 /** One sentence for the thread or the meter. */
 export function budgetSentence(state: Exclude<BudgetState, { kind: 'within' }>): string {
   const words = SCOPE_WORDS[state.scope];
-  const spent = `${amount(state.spent, state.currency)} of ${amount(state.limit, state.currency)}`;
+  const spent = `${amountText(state.spent, state.currency)} of ${amountText(state.limit, state.currency)}`;
   return state.kind === 'near'
     ? `Near ${words.name}: ${spent} spent.`
     : `Stopped: ${words.name} is reached (${spent} spent). Raise ${words.setting} to go on.`;

@@ -1,4 +1,5 @@
 import { markdownCode, markdownTable, markdownText } from '../util/markdownText';
+import { amountText } from './amountText';
 import type { UsageEntry } from './usageEntry';
 import { addUp, lastDays, periodStarts, sortCost, totalsBy, type UsageTotal } from './usageTotals';
 
@@ -15,8 +16,9 @@ export interface UsageReportInputs {
 const COSTLIEST_SHOWN = 10;
 const DAYS_SHOWN = 30;
 
+/** Cents and below shown to four decimals: a cheap turn is not $0.00. */
 function money(amount: number, currency: string): string {
-  return currency === 'USD' ? `$${amount.toFixed(amount < 1 ? 4 : 2)}` : `${amount.toFixed(2)} ${markdownText(currency)}`;
+  return markdownText(amountText(amount, currency, amount < 1 ? 4 : 2));
 }
 
 /** A total's cost, each currency apart; "not reported" when no turn of it had a cost. */
